@@ -1,0 +1,63 @@
+package dwd.adapters.k8s.testing;
+
+import io.kubernetes.client.openapi.ApiClient;
+import java.util.List;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
+
+/** Starts (or reuses) the {@link LocalControlPlane} for a class annotated {@link WithLocalControlPlane}. */
+public final class LocalControlPlaneExtension implements BeforeAllCallback, ParameterResolver {
+
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(LocalControlPlaneExtension.class);
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        controlPlane(context);
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        Class<?> type = parameter.getParameter().getType();
+        return type == LocalControlPlane.class || type == ApiClient.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        LocalControlPlane controlPlane = controlPlane(context);
+        Class<?> type = parameter.getParameter().getType();
+        if (type == LocalControlPlane.class) {
+            return controlPlane;
+        }
+        if (type == ApiClient.class) {
+            return controlPlane.apiClient();
+        }
+        throw new ParameterResolutionException("cannot resolve " + type);
+    }
+
+    private static LocalControlPlane controlPlane(ExtensionContext context) {
+        Class<?> testClass = context.getRequiredTestClass();
+        List<String> flags = AnnotationSupport
+                .findAnnotation(testClass, WithLocalControlPlane.class)
+                .map(annotation -> List.of(annotation.apiServerFlags()))
+                .orElse(List.of());
+        // Shared servers live in the root store (closed when the JVM's test plan ends);
+        // a server with its own flags lives in the class's store (closed after the class).
+        ExtensionContext owner = flags.isEmpty() ? context.getRoot() : classContext(context);
+        Object key = flags.isEmpty() ? "shared" : testClass.getName();
+        return owner.getStore(NAMESPACE)
+                .computeIfAbsent(key, ignored -> LocalControlPlane.start(flags), LocalControlPlane.class);
+    }
+
+    private static ExtensionContext classContext(ExtensionContext context) {
+        ExtensionContext current = context;
+        while (current.getTestMethod().isPresent() && current.getParent().isPresent()) {
+            current = current.getParent().get();
+        }
+        return current;
+    }
+}

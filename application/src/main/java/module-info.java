@@ -1,0 +1,6 @@
+/** Use cases of dwd and the ports they drive or are driven through. Logging via System.Logger only. */
+module dwd.application {
+    requires transitive dwd.domain;
+
+    exports dwd.application.port.out;
+}

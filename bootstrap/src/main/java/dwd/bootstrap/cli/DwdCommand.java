@@ -1,0 +1,37 @@
+package dwd.bootstrap.cli;
+
+import dwd.bootstrap.wiring.LauncherComponent;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** The root command: {@code dwd <command> [options]}. */
+@Command(
+        name = "dwd",
+        mixinStandardHelpOptions = true,
+        versionProvider = DwdCommand.Version.class,
+        description = "Dependency watchdog for Gardener seed clusters: protects shoots whose kubelets lost "
+                + "their control plane (prober) and restarts crash-looping dependents when their service recovers (weeder).",
+        subcommands = {VersionCommand.class},
+        commandListHeading = "%nCommands:%n",
+        footer = {"", "Run 'dwd <command> --help' for a command's options."})
+public final class DwdCommand implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        // `dwd` alone: show what there is to run.
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The version shown by {@code dwd --version}. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {LauncherComponent.create().buildInfo().describe()};
+        }
+    }
+}

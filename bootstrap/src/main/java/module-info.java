@@ -1,0 +1,17 @@
+/** The launcher: command line, config files, wiring of ports to adapters, logging. */
+module dwd.bootstrap {
+    requires dwd.application;
+    requires dwd.adapters.k8s;
+    requires dwd.adapters.metrics;
+    requires io.kubernetes.client.java;
+    requires io.kubernetes.client.java.api;
+    requires info.picocli;
+    requires dagger;
+    requires jakarta.inject;
+    requires static java.compiler; // Dagger's @Generated
+    requires com.fasterxml.jackson.databind;
+    requires com.fasterxml.jackson.dataformat.yaml;
+    requires org.apache.logging.log4j;
+
+    opens dwd.bootstrap.cli to info.picocli;
+}
