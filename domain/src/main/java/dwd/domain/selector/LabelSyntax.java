@@ -13,6 +13,7 @@ final class LabelSyntax {
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     private static final String KEY_SHAPE = "a key is a name with an optional DNS prefix, e.g. app or gardener.cloud/role";
+    private static final String VALUE_SHAPE = "e.g. controlplane, kube-apiserver or v1.2.3";
     private static final String NAME_CHARACTERS =
             "must consist of letters, digits, '-', '_' and '.', and start and end with a letter or digit";
 
@@ -23,7 +24,7 @@ final class LabelSyntax {
     static Optional<String> keyProblem(String key) {
         String reason = keyReason(key);
         return reason == null ? Optional.empty()
-                : Optional.of(quote(key) + " is not a valid label key: " + reason);
+                : Optional.of(quote(key) + " is not a valid label key: " + reason + "; " + KEY_SHAPE);
     }
 
     /** Why {@code value} is not a valid label value, or empty when it is. */
@@ -32,26 +33,26 @@ final class LabelSyntax {
         if (value.length() > MAX_NAME_LENGTH) {
             reason = "it has " + value.length() + " characters, at most " + MAX_NAME_LENGTH + " are allowed";
         } else if (!value.isEmpty() && !NAME.matcher(value).matches()) {
-            reason = "a value " + NAME_CHARACTERS + " (or is empty)";
+            reason = "a value " + NAME_CHARACTERS + ", or is empty";
         } else {
             return Optional.empty();
         }
-        return Optional.of(quote(value) + " is not a valid label value: " + reason);
+        return Optional.of(quote(value) + " is not a valid label value: " + reason + "; " + VALUE_SHAPE);
     }
 
     private static String keyReason(String key) {
         if (key.isEmpty()) {
-            return "it is empty; " + KEY_SHAPE;
+            return "it is empty";
         }
         String[] parts = key.split("/", -1);
         if (parts.length > 2) {
-            return "it has more than one '/'; " + KEY_SHAPE;
+            return "it has more than one '/'";
         }
         String name = parts[parts.length - 1];
         if (parts.length == 2) {
             String prefix = parts[0];
             if (prefix.isEmpty()) {
-                return "the prefix before '/' is empty; " + KEY_SHAPE;
+                return "the prefix before '/' is empty";
             }
             if (prefix.length() > MAX_PREFIX_LENGTH) {
                 return "the prefix has " + prefix.length() + " characters, at most " + MAX_PREFIX_LENGTH + " are allowed";
@@ -61,7 +62,7 @@ final class LabelSyntax {
                         + " starting and ending with a letter or digit), e.g. gardener.cloud";
             }
             if (name.isEmpty()) {
-                return "the name after '/' is empty; " + KEY_SHAPE;
+                return "the name after '/' is empty";
             }
         }
         if (name.length() > MAX_NAME_LENGTH) {
