@@ -14,9 +14,6 @@ public final class LeaseExpiry {
 
     static final double BUFFER_FRACTION = 0.75;
 
-    private static final Duration LONGEST_IN_NANOS = Duration.ofNanos(Long.MAX_VALUE);
-    private static final Duration SHORTEST_IN_NANOS = Duration.ofNanos(Long.MIN_VALUE);
-
     private LeaseExpiry() {
     }
 
@@ -48,12 +45,10 @@ public final class LeaseExpiry {
     }
 
     private static long clampedNanos(Duration duration) {
-        if (duration.compareTo(LONGEST_IN_NANOS) > 0) {
-            return Long.MAX_VALUE;
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException beyondLongNanos) {
+            return duration.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
         }
-        if (duration.compareTo(SHORTEST_IN_NANOS) < 0) {
-            return Long.MIN_VALUE;
-        }
-        return duration.toNanos();
     }
 }
