@@ -34,7 +34,7 @@ public final class LeaseVerdicts {
      */
     public static LeaseVerdict decide(LeaseProbeInput input) {
         NodeCandidacy candidacy = NodeCandidacy.of(input.machines(), input.workerNodeConditions());
-        var candidateNodes = new LinkedHashSet<String>();
+        var candidateNodes = LinkedHashSet.<String>newLinkedHashSet(input.nodes().size());
         var excludedNodes = new LinkedHashMap<String, Set<Exclusion>>();
         for (Node node : input.nodes()) {
             Set<Exclusion> exclusions = candidacy.exclusionsOf(node);
@@ -47,8 +47,8 @@ public final class LeaseVerdicts {
 
         Duration buffer = LeaseExpiry.buffer(input.nodeMonitorGracePeriod());
         Instant now = input.now();
-        var nodesWithLease = new HashSet<String>();
-        var expiries = new ArrayList<Instant>();
+        var nodesWithLease = HashSet.<String>newHashSet(input.leases().size());
+        var expiries = new ArrayList<Instant>(input.leases().size());
         int expired = 0;
         int withoutRenewTime = 0;
         int orphans = 0;

@@ -42,8 +42,9 @@ public final class NodeCandidacy {
      */
     public static NodeCandidacy of(Collection<Machine> machines, Map<String, List<String>> workerNodeConditions) {
         // The original scans machines in order for the first live one; whether one exists is all that matters.
-        var live = new HashSet<String>();
-        for (Machine machine : NullSafe.list(machines)) {
+        List<Machine> known = NullSafe.list(machines);
+        var live = HashSet.<String>newHashSet(known.size());
+        for (Machine machine : known) {
             if (machine.isLive()) {
                 machine.nodeName().ifPresent(live::add);
             }
