@@ -1,7 +1,10 @@
 /** The rules and values of dwd: pure Java, no dependency but {@code java.base}. */
 module dwd.domain {
-    exports dwd.domain.dryrun;
+    exports dwd.domain.cluster;
     exports dwd.domain.config;
-    exports dwd.domain.selector;
+    exports dwd.domain.dryrun;
+    exports dwd.domain.lease;
     exports dwd.domain.scaling;
+    exports dwd.domain.selector;
+    exports dwd.domain.weeding;
 }
