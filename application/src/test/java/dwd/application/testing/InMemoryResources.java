@@ -32,6 +32,9 @@ public final class InMemoryResources implements ScalableResources {
         Integer fixedReadyReplicas;
     }
 
+    /** A queued "no failure" that lets one call through. */
+    private static final ApiFailure PASS = new ApiFailure(ApiFailure.Kind.UNAVAILABLE, "pass");
+
     private final Clock clock;
     private final Map<String, Stored> store = new HashMap<>();
     private final List<Write> writes = new ArrayList<>();
@@ -71,6 +74,18 @@ public final class InMemoryResources implements ScalableResources {
         queue.addAll(List.of(failures));
     }
 
+    /**
+     * Lets {@code skip} calls on this resource succeed, then fails the next one: a failure (or a
+     * crash) can land between any two calls, e.g. between the annotation patch and the scale.
+     */
+    public synchronized void failAfter(String namespace, String name, int skip, ApiFailure failure) {
+        Deque<ApiFailure> queue = this.failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());
+        for (int i = 0; i < skip; i++) {
+            queue.add(PASS);
+        }
+        queue.add(failure);
+    }
+
     public synchronized int replicas(String namespace, String name) {
         return store.get(key(namespace, name)).specReplicas;
     }
@@ -90,7 +105,10 @@ public final class InMemoryResources implements ScalableResources {
     private void failIfQueued(String namespace, String name) {
         Deque<ApiFailure> queue = failures.get(key(namespace, name));
         if (queue != null && !queue.isEmpty()) {
-            throw queue.poll();
+            ApiFailure next = queue.poll();
+            if (next != PASS) {
+                throw next;
+            }
         }
     }
 
