@@ -98,6 +98,12 @@ class GoDurationTest {
     }
 
     @Test
+    void pointsOutSpacesOnlyWhenThereAreAny() {
+        assertThatThrownBy(() -> GoDuration.parse(" 10s")).hasMessageContaining("(spaces are not allowed: write e.g. 30s or 1h30m, not 1h 30m)");
+        assertThatThrownBy(() -> GoDuration.parse("s10")).hasMessageNotContaining("spaces");
+    }
+
+    @Test
     void saysWhetherTheTextIsEmptyOrBlank() {
         assertThatThrownBy(() -> GoDuration.parse("")).hasMessageStartingWith("invalid duration \"\": the text is empty; ");
         assertThatThrownBy(() -> GoDuration.parse("  ")).hasMessageStartingWith("invalid duration \"  \": the text is blank; ");
