@@ -18,9 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import javax.net.ssl.SSLHandshakeException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class ApiFailuresTest {
 

@@ -80,7 +80,8 @@ class KubernetesMachinesIT {
         createMachine(admin, namespace, "machine-1", "node-1", "Running");
         try (var machines = new KubernetesMachines(() -> controlPlane.newApiClient(Duration.ofSeconds(30)))) {
             machines.start();
-            await().atMost(DEADLINE).untilAsserted(() -> assertThat(machines.inNamespace(namespace)).hasSize(2));
+            await().atMost(DEADLINE).until(machines::hasSynced);
+            assertThat(machines.inNamespace(namespace)).hasSize(2);
 
             PatchUtils.patch(Object.class,
                     () -> custom.patchNamespacedCustomObjectStatus(GROUP, VERSION, namespace, "machines", "machine-0",

@@ -1,7 +1,6 @@
 package dwd.adapters.k8s.prober;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.google.gson.JsonParser;
