@@ -77,7 +77,7 @@ class ProberMeltdownIT {
         String namespace = controlPlane.createNamespace("shoot--dev--meltdown");
         var seed = new SeedFixture(controlPlane.apiClient(), namespace);
         cleanup.add(seed);
-        seed.createKubeconfigSecret(controlPlane.kubeconfig());
+        seed.createKubeconfigSecret(controlPlane.selfContainedKubeconfig());
         seed.createDeployment(KCM, 3);
         seed.createDeployment(MCM, 2);
         seed.createDeployment(CA, 1);
