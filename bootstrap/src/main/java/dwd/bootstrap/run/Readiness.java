@@ -8,7 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.BooleanSupplier;
 
 /** Waits at start-up for caches to sync, polling through the scheduler. */
-final class Readiness {
+public final class Readiness {
 
     private Readiness() {
     }
@@ -18,7 +18,7 @@ final class Readiness {
      *
      * @throws IllegalStateException naming {@code what} if it does not hold within {@code timeout}
      */
-    static void await(Scheduler scheduler, String what, Duration timeout, BooleanSupplier condition) {
+    public static void await(Scheduler scheduler, String what, Duration timeout, BooleanSupplier condition) {
         Instant deadline = scheduler.now().plus(timeout);
         var done = new CompletableFuture<Void>();
         poll(scheduler, condition, deadline, done);
@@ -28,14 +28,23 @@ final class Readiness {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for " + what, e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException(what + " did not become ready within " + timeout
-                    + "; check the seed connection and the RBAC of dwd's service account", e.getCause());
+            if (e.getCause() instanceof RuntimeException failure && !"timed out".equals(failure.getMessage())) {
+                throw failure;
+            }
+            throw new IllegalStateException(what + " did not become ready within " + timeout, e.getCause());
         }
     }
 
     private static void poll(Scheduler scheduler, BooleanSupplier condition, Instant deadline,
             CompletableFuture<Void> done) {
-        if (condition.getAsBoolean()) {
+        boolean ready;
+        try {
+            ready = condition.getAsBoolean();
+        } catch (RuntimeException failure) {
+            done.completeExceptionally(failure);
+            return;
+        }
+        if (ready) {
             done.complete(null);
         } else if (scheduler.now().isAfter(deadline)) {
             done.completeExceptionally(new IllegalStateException("timed out"));

@@ -1,0 +1,246 @@
+package dwd.bootstrap.demo;
+
+import dwd.adapters.k8s.ApiClients;
+import dwd.application.port.out.Scheduler;
+import dwd.bootstrap.run.Readiness;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.VersionApi;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real etcd + kube-apiserver on loopback, for the demo: started from the binaries that
+ * {@code scripts/control-plane} builds, with static-token authentication (an admin token and,
+ * for shadow-mode demos, more identities), RBAC, and everything in a throw-away directory.
+ * {@link #close()} stops both processes and removes the directory.
+ */
+public final class LocalKubernetes implements AutoCloseable {
+
+    /** A bearer token and the user it authenticates as. */
+    public record Identity(String token, String user, String group) { }
+
+    static final Identity ADMIN = new Identity("dwd-demo-admin-token", "demo-admin", "system:masters");
+
+    private final Path workDirectory;
+    private final List<Process> processes = new ArrayList<>();
+    private final int apiServerPort;
+    private String caData;
+
+    private LocalKubernetes(Path workDirectory, int apiServerPort) {
+        this.workDirectory = workDirectory;
+        this.apiServerPort = apiServerPort;
+    }
+
+    /** Where the binaries are: {@code DWD_CONTROL_PLANE_DIR}, else the build script's cache. */
+    public static Optional<Path> findBinaries(Path cacheDirectory) {
+        Path versions = cacheDirectory.resolve("k8s");
+        if (!Files.isDirectory(versions)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> dirs = Files.list(versions)) {
+            return dirs.filter(dir -> Files.isExecutable(dir.resolve("kube-apiserver")) && Files.isExecutable(dir.resolve("etcd")))
+                    .max(Comparator.naturalOrder());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Starts etcd and kube-apiserver from {@code binaries} and waits until the API server is ready.
+     *
+     * @param extraIdentities more static tokens the API server accepts
+     */
+    public static LocalKubernetes start(Path binaries, Scheduler scheduler, List<Identity> extraIdentities) {
+        try {
+            Path work = Files.createTempDirectory("dwd-demo-");
+            var kubernetes = new LocalKubernetes(work, freePort());
+            try {
+                kubernetes.launch(binaries, scheduler, extraIdentities);
+            } catch (RuntimeException e) {
+                kubernetes.close();
+                throw e;
+            }
+            return kubernetes;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare the local control plane: " + e.getMessage(), e);
+        }
+    }
+
+    private void launch(Path binaries, Scheduler scheduler, List<Identity> extraIdentities) throws IOException {
+        int etcdPort = freePort();
+        int peerPort = freePort();
+        Files.createDirectories(workDirectory.resolve("certs"));
+        start(List.of(binaries.resolve("etcd").toString(),
+                "--data-dir", workDirectory.resolve("etcd").toString(),
+                "--listen-client-urls", "http://127.0.0.1:" + etcdPort,
+                "--advertise-client-urls", "http://127.0.0.1:" + etcdPort,
+                "--listen-peer-urls", "http://127.0.0.1:" + peerPort,
+                "--initial-advertise-peer-urls", "http://127.0.0.1:" + peerPort,
+                "--initial-cluster", "default=http://127.0.0.1:" + peerPort,
+                "--log-level", "warn"), "etcd.log");
+
+        Path serviceAccountKey = workDirectory.resolve("service-account.key");
+        Files.writeString(serviceAccountKey, newRsaKeyPem());
+        var tokens = new StringBuilder();
+        for (Identity identity : concat(List.of(ADMIN), extraIdentities)) {
+            tokens.append(identity.token()).append(',').append(identity.user()).append(',').append(identity.user())
+                    .append(identity.group() == null ? "" : ",\"" + identity.group() + "\"").append('\n');
+        }
+        Path tokenFile = Files.writeString(workDirectory.resolve("tokens.csv"), tokens);
+        start(List.of(binaries.resolve("kube-apiserver").toString(),
+                "--etcd-servers", "http://127.0.0.1:" + etcdPort,
+                "--bind-address", "127.0.0.1",
+                "--advertise-address", "127.0.0.1",
+                "--secure-port", Integer.toString(apiServerPort),
+                "--cert-dir", workDirectory.resolve("certs").toString(),
+                "--token-auth-file", tokenFile.toString(),
+                "--authorization-mode", "RBAC",
+                "--service-account-issuer", "https://localhost",
+                "--service-account-key-file", serviceAccountKey.toString(),
+                "--service-account-signing-key-file", serviceAccountKey.toString(),
+                "--service-cluster-ip-range", "10.0.0.0/24",
+                "--disable-admission-plugins", "ServiceAccount",
+                "--allow-privileged"), "kube-apiserver.log");
+
+        Path servingCertificate = workDirectory.resolve("certs").resolve("apiserver.crt");
+        Readiness.await(scheduler, "the local kube-apiserver", Duration.ofSeconds(90), () -> {
+            ensureRunning();
+            return Files.exists(servingCertificate) && answers(servingCertificate);
+        });
+    }
+
+    private boolean answers(Path servingCertificate) {
+        try {
+            caData = Base64.getEncoder().encodeToString(Files.readAllBytes(servingCertificate));
+            new VersionApi(client(ADMIN, Duration.ofSeconds(2))).getCode().execute();
+            return true;
+        } catch (Exception notYet) {
+            return false;
+        }
+    }
+
+    private void ensureRunning() {
+        for (Process process : processes) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(process.info().command().orElse("a control-plane process")
+                        + " exited with status " + process.exitValue() + "; see its log in " + workDirectory);
+            }
+        }
+    }
+
+    private void start(List<String> command, String logFile) throws IOException {
+        processes.add(new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(workDirectory.resolve(logFile).toFile())
+                .start());
+    }
+
+    /** A self-contained kubeconfig for {@code identity} (what goes into a shoot's kubeconfig secret). */
+    public String kubeconfig(Identity identity) {
+        return """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: local
+                  cluster:
+                    server: %s
+                    certificate-authority-data: %s
+                users:
+                - name: %s
+                  user:
+                    token: %s
+                contexts:
+                - name: local
+                  context:
+                    cluster: local
+                    user: %s
+                current-context: local
+                """.formatted(server(), caData, identity.user(), identity.token(), identity.user());
+    }
+
+    public String server() {
+        return "https://127.0.0.1:" + apiServerPort;
+    }
+
+    public ApiClient client(Identity identity, Duration timeout) {
+        return ApiClients.fromKubeconfig(kubeconfig(identity), timeout);
+    }
+
+    /** Writes the admin kubeconfig to the work directory and returns its path (for a seed connection). */
+    public Path writeKubeconfig(Identity identity) {
+        try {
+            return Files.writeString(workDirectory.resolve(identity.user() + ".kubeconfig"), kubeconfig(identity));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public List<Long> pids() {
+        return processes.stream().map(Process::pid).toList();
+    }
+
+    public Path workDirectory() {
+        return workDirectory;
+    }
+
+    /** Stops kube-apiserver, then etcd (SIGTERM, then SIGKILL after 10 s), and removes the work directory. */
+    @Override
+    public void close() {
+        for (Process process : processes.reversed()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        try (Stream<Path> files = Files.walk(workDirectory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException ignored) {
+            // a temp directory left behind is harmless
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static String newRsaKeyPem() {
+        try {
+            var generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            byte[] pkcs8 = generator.generateKeyPair().getPrivate().getEncoded();
+            return "-----BEGIN PRIVATE KEY-----\n"
+                    + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(pkcs8)
+                    + "\n-----END PRIVATE KEY-----\n";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no RSA", e);
+        }
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        var all = new ArrayList<T>(a);
+        all.addAll(b);
+        return all;
+    }
+}
