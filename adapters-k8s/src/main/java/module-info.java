@@ -6,4 +6,5 @@ module dwd.adapters.k8s {
     requires okhttp3; // client-java's signatures expose okhttp3 types
 
     exports dwd.adapters.k8s to dwd.bootstrap;
+    exports dwd.adapters.k8s.weeder to dwd.bootstrap;
 }
