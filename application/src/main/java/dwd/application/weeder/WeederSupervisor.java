@@ -105,10 +105,13 @@ public final class WeederSupervisor implements ServiceEvents, AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        for (ServiceKey key : services.keySet()) {
-            ServiceState removed = services.remove(key);
-            if (removed != null && removed.weeder() != null) {
-                removed.weeder().stop(StopReason.SHUTDOWN);
+        // Again until empty: an event that was already under way may have added a service behind the iterator.
+        while (!services.isEmpty()) {
+            for (ServiceKey key : services.keySet()) {
+                ServiceState removed = services.remove(key);
+                if (removed != null && removed.weeder() != null) {
+                    removed.weeder().stop(StopReason.SHUTDOWN);
+                }
             }
         }
         sliceOwners.clear();

@@ -6,6 +6,7 @@ import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.DiscoveryV1Api;
 import io.kubernetes.client.openapi.models.V1EndpointSlice;
 import io.kubernetes.client.openapi.models.V1EndpointSliceList;
@@ -15,6 +16,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Feeds {@link ServiceEvents} from an informer on the EndpointSlices of the configured services in
@@ -34,6 +36,8 @@ public final class EndpointSliceInformer implements AutoCloseable {
     private final ServiceEvents events;
     private final SharedInformerFactory factory;
     private final SharedIndexInformer<V1EndpointSlice> informer;
+    /** The last list/watch failure reported, so that the reflector's retry every second is logged once, not forever. */
+    private final AtomicReference<String> lastFailure = new AtomicReference<>();
 
     /**
      * @param watchClient  a client with read timeout 0 (the informer factory insists on it)
@@ -53,7 +57,7 @@ public final class EndpointSliceInformer implements AutoCloseable {
                         .timeoutSeconds(params.timeoutSeconds)
                         .watch(params.watch)
                         .buildCall(null),
-                V1EndpointSlice.class, V1EndpointSliceList.class, 0L);
+                V1EndpointSlice.class, V1EndpointSliceList.class, 0L, this::listOrWatchFailed);
         informer.addEventHandler(new Forwarder());
     }
 
@@ -71,6 +75,16 @@ public final class EndpointSliceInformer implements AutoCloseable {
     @Override
     public void close() {
         factory.stopAllRegisteredInformers(true);
+    }
+
+    private void listOrWatchFailed(Class<V1EndpointSlice> type, Throwable failure) {
+        String what = failure instanceof ApiException api ? WeederApiErrors.describe(api) : String.valueOf(failure);
+        if (!what.equals(lastFailure.getAndSet(what))) {
+            LOG.log(System.Logger.Level.WARNING, "listing or watching EndpointSlices failed: " + what
+                    + " (retried every second; repeats are logged at debug level)");
+        } else {
+            LOG.log(System.Logger.Level.DEBUG, () -> "listing or watching EndpointSlices failed again: " + what);
+        }
     }
 
     /**
@@ -125,6 +139,7 @@ public final class EndpointSliceInformer implements AutoCloseable {
             if (slice == null) {
                 return;
             }
+            lastFailure.set(null);
             var state = EndpointSliceStates.of(slice);
             try {
                 if (serviceNames.contains(state.serviceName())) {

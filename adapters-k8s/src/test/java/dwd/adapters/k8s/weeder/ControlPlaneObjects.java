@@ -65,6 +65,15 @@ final class ControlPlaneObjects implements AutoCloseable {
         });
     }
 
+    /** Points the slice at another service, as relabelling would. */
+    void relabelSlice(String namespace, String name, String service) {
+        call(() -> {
+            V1EndpointSlice slice = discovery.readNamespacedEndpointSlice(name, namespace).execute();
+            slice.getMetadata().putLabelsItem(SERVICE_NAME_LABEL, service);
+            return discovery.replaceNamespacedEndpointSlice(name, namespace, slice).execute();
+        });
+    }
+
     void deleteSlice(String namespace, String name) {
         call(() -> discovery.deleteNamespacedEndpointSlice(name, namespace).execute());
         synchronized (this) {

@@ -177,4 +177,17 @@ class WeederIT {
         await().atMost(DEADLINE).until(() -> weeder.supervisor.knownServices() == 0);
         await().atMost(DEADLINE).until(() -> weeder.podWatches.openWatches() == 0);
     }
+
+    @Test
+    void aSliceRelabelledToAnotherServiceNoLongerCountsForItsOldOne() {
+        String ns = controlPlane.createNamespace("weed-relabel");
+        objects.createSlice(ns, "shared-x1", ETCD_MAIN_CLIENT, true);
+        var weeder = weeder(Duration.ofMinutes(5));
+        await().atMost(DEADLINE).until(() -> weeder.supervisor.runningWeeders().contains(ns + "/" + ETCD_MAIN_CLIENT));
+
+        objects.relabelSlice(ns, "shared-x1", "some-other-service");
+
+        await().atMost(DEADLINE).until(() -> weeder.eventsIn(ns).contains(ETCD_MAIN_CLIENT + " stopped SERVICE_NOT_READY"));
+        assertThat(weeder.supervisor.runningWeeders()).doesNotContain(ns + "/" + ETCD_MAIN_CLIENT);
+    }
 }
