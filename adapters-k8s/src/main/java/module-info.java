@@ -10,6 +10,7 @@ module dwd.adapters.k8s {
 
     exports dwd.adapters.k8s to dwd.bootstrap;
     exports dwd.adapters.k8s.prober to dwd.bootstrap;
+    exports dwd.adapters.k8s.weeder to dwd.bootstrap;
 
     // Gson fills the slim Secret model reflectively (client-java's V1Secret would quote secrets in errors).
     // client-java's reflector sets kind/apiVersion on list items reflectively too.

@@ -6,4 +6,5 @@ module dwd.application {
     exports dwd.application.port.out;
     exports dwd.application.prober;
     exports dwd.application.runtime;
+    exports dwd.application.weeder;
 }

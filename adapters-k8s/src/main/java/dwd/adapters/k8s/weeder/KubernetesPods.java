@@ -1,0 +1,60 @@
+package dwd.adapters.k8s.weeder;
+
+import dwd.application.port.out.Pods;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1DeleteOptions;
+import io.kubernetes.client.openapi.models.V1Preconditions;
+import java.util.List;
+
+/**
+ * Deletes pods with a UID precondition through client-java. A pod already gone (404) or replaced by
+ * another incarnation (409, precondition failed) is an outcome, not an error.
+ */
+public final class KubernetesPods implements Pods {
+
+    private static final String DRY_RUN_ALL = "All";
+
+    private final ApiClient client;
+    private final CoreV1Api core;
+    private final boolean serverDryRun;
+
+    /**
+     * @param client a request client with bounded timeouts (connect, read, write)
+     */
+    public KubernetesPods(ApiClient client) {
+        this(client, false);
+    }
+
+    private KubernetesPods(ApiClient client, boolean serverDryRun) {
+        this.client = client;
+        this.core = new CoreV1Api(client);
+        this.serverDryRun = serverDryRun;
+    }
+
+    /** Shadow mode {@code server}: every deletion is sent with {@code dryRun=All}, so nothing is persisted. */
+    public static KubernetesPods serverDryRun(ApiClient client) {
+        return new KubernetesPods(client, true);
+    }
+
+    @Override
+    public Deletion delete(String namespace, String name, String uid) {
+        // With a body the server reads the options from it only, so dryRun goes into the body too.
+        var options = new V1DeleteOptions().preconditions(new V1Preconditions().uid(uid));
+        if (serverDryRun) {
+            options.dryRun(List.of(DRY_RUN_ALL));
+        }
+        try {
+            // The answer is not read: a pod model newer than the client must not turn a done deletion into an error.
+            client.execute(core.deleteNamespacedPod(name, namespace).body(options).buildCall(null));
+            return Deletion.DELETED;
+        } catch (ApiException e) {
+            return switch (e.getCode()) {
+                case 404 -> Deletion.ALREADY_GONE;
+                case 409 -> Deletion.REPLACED;
+                default -> throw WeederApiErrors.translate("deleting pod " + namespace + "/" + name, e);
+            };
+        }
+    }
+}

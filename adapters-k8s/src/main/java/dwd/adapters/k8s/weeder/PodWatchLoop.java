@@ -1,0 +1,232 @@
+package dwd.adapters.k8s.weeder;
+
+import dwd.domain.weeding.PodState;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
+import io.kubernetes.client.util.Watch;
+import java.io.IOException;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import okhttp3.Call;
+
+/** One pod watch: list, watch from the list's resourceVersion, and again, until closed. */
+final class PodWatchLoop implements Runnable {
+
+    private static final System.Logger LOG = System.getLogger(PodWatchLoop.class.getName());
+
+    /** A stream that ends sooner than this after it opened counts as a failure, so a flapping server is backed off. */
+    private static final Duration HEALTHY_STREAM = Duration.ofSeconds(1);
+    private static final int GONE = 410;
+
+    /** {@code Watch.Response<V1Pod>}, spelled without Gson's TypeToken (this module does not read Gson). */
+    private static final Type WATCH_EVENT = new ParameterizedType() {
+        @Override
+        public Type[] getActualTypeArguments() {
+            return new Type[] {V1Pod.class};
+        }
+
+        @Override
+        public Type getRawType() {
+            return Watch.Response.class;
+        }
+
+        @Override
+        public Type getOwnerType() {
+            return Watch.class;
+        }
+    };
+
+    /** How one list-and-watch round ended. */
+    private enum Ending { CLOSED, STREAM_ENDED, FAILED }
+
+    private final ApiClient client;
+    private final CoreV1Api core;
+    private final String namespace;
+    private final String selector;
+    private final Consumer<PodState> listener;
+    private final Duration initialBackoff;
+    private final Duration maxBackoff;
+    private final Runnable onRelist;
+    private final Consumer<PodWatchLoop> onEnd;
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private final AtomicReference<Call> inFlight = new AtomicReference<>();
+    private boolean failing;
+
+    PodWatchLoop(ApiClient client, String namespace, String selector, Consumer<PodState> listener,
+            Duration initialBackoff, Duration maxBackoff, Runnable onRelist, Consumer<PodWatchLoop> onEnd) {
+        this.client = client;
+        this.core = new CoreV1Api(client);
+        this.namespace = namespace;
+        this.selector = selector;
+        this.listener = listener;
+        this.initialBackoff = initialBackoff;
+        this.maxBackoff = maxBackoff;
+        this.onRelist = onRelist;
+        this.onEnd = onEnd;
+    }
+
+    /** Stops the loop: cancels the call in flight, so a blocked read ends at once. */
+    void close() {
+        closed.countDown();
+        Call call = inFlight.get();
+        if (call != null) {
+            call.cancel();
+        }
+    }
+
+    private boolean isClosed() {
+        return closed.getCount() == 0;
+    }
+
+    @Override
+    public void run() {
+        try {
+            Duration backoff = initialBackoff;
+            boolean first = true;
+            while (!isClosed()) {
+                if (!first) {
+                    onRelist.run();
+                }
+                first = false;
+                Ending ending = listAndWatch();
+                if (ending == Ending.CLOSED || isClosed()) {
+                    return;
+                }
+                if (ending == Ending.STREAM_ENDED) {
+                    backoff = initialBackoff;
+                    continue;
+                }
+                if (closed.await(backoff.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+                backoff = backoff.multipliedBy(2).compareTo(maxBackoff) > 0 ? maxBackoff : backoff.multipliedBy(2);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error unexpected) {
+            LOG.log(System.Logger.Level.ERROR, namespace + ": pod watch " + selector + " ended unexpectedly", unexpected);
+        } finally {
+            onEnd.accept(this);
+        }
+    }
+
+    private Ending listAndWatch() {
+        String resourceVersion;
+        try {
+            Call list = core.listNamespacedPod(namespace).labelSelector(selector).buildCall(null);
+            if (!track(list)) {
+                return Ending.CLOSED;
+            }
+            V1PodList pods = client.<V1PodList>execute(list, V1PodList.class).getData();
+            resourceVersion = pods.getMetadata() == null ? null : pods.getMetadata().getResourceVersion();
+            for (V1Pod pod : pods.getItems()) {
+                deliver(pod);
+            }
+        } catch (ApiException e) {
+            return failed("listing", WeederApiErrors.describe(e), e);
+        } catch (RuntimeException e) {
+            return failed("listing", e.toString(), e);
+        }
+        return watchFrom(resourceVersion);
+    }
+
+    private Ending watchFrom(String resourceVersion) {
+        long openedAt = System.nanoTime();
+        try {
+            Call call = core.listNamespacedPod(namespace)
+                    .labelSelector(selector)
+                    .resourceVersion(resourceVersion)
+                    .allowWatchBookmarks(true)
+                    .watch(true)
+                    .buildCall(null);
+            if (!track(call)) {
+                return Ending.CLOSED;
+            }
+            try (Watch<V1Pod> watch = Watch.createWatch(client, call, WATCH_EVENT)) {
+                recovered();
+                for (Watch.Response<V1Pod> event : watch) {
+                    if (isClosed()) {
+                        return Ending.CLOSED;
+                    }
+                    switch (event.type) {
+                        case "ADDED", "MODIFIED" -> deliver(event.object);
+                        case "ERROR" -> {
+                            Integer code = event.status == null ? null : event.status.getCode();
+                            if (code != null && code == GONE) {
+                                LOG.log(System.Logger.Level.DEBUG, () -> namespace + ": pod watch " + selector
+                                        + ": resourceVersion too old (410), listing again");
+                                return Ending.STREAM_ENDED;
+                            }
+                            return failed("watching", "error event " + (event.status == null ? "" : event.status.getMessage()),
+                                    null);
+                        }
+                        default -> { } // DELETED and BOOKMARK: nothing to weed
+                    }
+                }
+            }
+        } catch (ApiException e) {
+            return isClosed() ? Ending.CLOSED : failed("watching", WeederApiErrors.describe(e), e);
+        } catch (IOException | RuntimeException e) {
+            // A cancelled call surfaces here as an IO failure from hasNext().
+            return isClosed() ? Ending.CLOSED : failed("watching", e.toString(), e);
+        }
+        if (isClosed()) {
+            return Ending.CLOSED;
+        }
+        boolean healthy = Duration.ofNanos(System.nanoTime() - openedAt).compareTo(HEALTHY_STREAM) >= 0;
+        LOG.log(System.Logger.Level.DEBUG, () -> namespace + ": pod watch " + selector + " closed by the server, listing again");
+        return healthy ? Ending.STREAM_ENDED : failed("watching", "stream closed at once", null);
+    }
+
+    /** Makes {@code call} the one {@link #close()} cancels; false when the loop is closed already. */
+    private boolean track(Call call) {
+        inFlight.set(call);
+        if (isClosed()) {
+            call.cancel();
+            return false;
+        }
+        return true;
+    }
+
+    private void deliver(V1Pod pod) {
+        if (pod == null || isClosed()) {
+            return;
+        }
+        try {
+            listener.accept(PodStates.of(pod));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, namespace + ": handling a pod event failed", e);
+        }
+    }
+
+    /** The first failure of a streak is a warning; the rest are debug lines, so a long outage does not flood the log. */
+    private Ending failed(String doing, String what, Throwable cause) {
+        if (isClosed()) {
+            return Ending.CLOSED;
+        }
+        if (!failing) {
+            failing = true;
+            LOG.log(System.Logger.Level.WARNING, namespace + ": " + doing + " pods " + selector + " failed: " + what
+                    + " (retrying with back-off)");
+        } else {
+            LOG.log(System.Logger.Level.DEBUG, () -> namespace + ": " + doing + " pods " + selector + " failed again: "
+                    + what, cause);
+        }
+        return Ending.FAILED;
+    }
+
+    private void recovered() {
+        if (failing) {
+            failing = false;
+            LOG.log(System.Logger.Level.INFO, namespace + ": watching pods " + selector + " again");
+        }
+    }
+}

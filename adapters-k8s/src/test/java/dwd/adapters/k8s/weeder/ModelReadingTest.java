@@ -1,0 +1,114 @@
+package dwd.adapters.k8s.weeder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dwd.domain.weeding.ContainerState;
+import dwd.domain.weeding.CrashLoop;
+import dwd.domain.weeding.Endpoint;
+import dwd.domain.weeding.ServiceReadiness;
+import io.kubernetes.client.openapi.models.V1ContainerState;
+import io.kubernetes.client.openapi.models.V1ContainerStateWaiting;
+import io.kubernetes.client.openapi.models.V1ContainerStatus;
+import io.kubernetes.client.openapi.models.V1Endpoint;
+import io.kubernetes.client.openapi.models.V1EndpointConditions;
+import io.kubernetes.client.openapi.models.V1EndpointSlice;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodStatus;
+import java.time.OffsetDateTime;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Reading pods and slices: odd or missing fields become empty values, never exceptions. */
+class ModelReadingTest {
+
+    @Test
+    void aCrashLoopingPodIsReadWithItsUidAndContainerStates() {
+        var pod = new V1Pod()
+                .metadata(new V1ObjectMeta().namespace("ns").name("kube-apiserver-0").uid("uid-1"))
+                .status(new V1PodStatus()
+                        .containerStatuses(List.of(status("main", "CrashLoopBackOff")))
+                        .initContainerStatuses(List.of(status("init", null))));
+
+        var state = PodStates.of(pod);
+
+        assertThat(state.namespace()).isEqualTo("ns");
+        assertThat(state.uid()).isEqualTo("uid-1");
+        assertThat(state.beingDeleted()).isFalse();
+        assertThat(state.containers()).containsExactly(new ContainerState("main", Optional.of("CrashLoopBackOff")));
+        assertThat(state.initContainers()).containsExactly(new ContainerState("init", Optional.empty()));
+        assertThat(CrashLoop.isCrashLooping(state)).isTrue();
+    }
+
+    @Test
+    void aPodBeingDeletedIsMarkedSo() {
+        var pod = new V1Pod().metadata(new V1ObjectMeta().name("p").uid("u").deletionTimestamp(OffsetDateTime.now()))
+                .status(new V1PodStatus().containerStatuses(List.of(status("main", "CrashLoopBackOff"))));
+
+        assertThat(CrashLoop.isCrashLooping(PodStates.of(pod))).isFalse();
+    }
+
+    @Test
+    void aPodWithoutMetadataOrStatusIsReadAsEmpty() {
+        var pod = new V1Pod();
+        pod.setMetadata(null);
+        var withNullStatuses = new V1Pod().metadata(new V1ObjectMeta().name("p"))
+                .status(new V1PodStatus().containerStatuses(Arrays.asList(null, new V1ContainerStatus().name("c"))));
+
+        assertThat(PodStates.of(pod).name()).isEmpty();
+        assertThat(PodStates.of(pod).containers()).isEmpty();
+        assertThat(PodStates.of(withNullStatuses).containers()).containsExactly(new ContainerState("c", Optional.empty()));
+    }
+
+    @Test
+    void aSliceIsReadWithItsServiceAndTheReadinessOfEachEndpoint() {
+        var slice = new V1EndpointSlice()
+                .metadata(new V1ObjectMeta().namespace("ns").name("etcd-main-client-x1")
+                        .labels(Map.of("kubernetes.io/service-name", "etcd-main-client")))
+                .endpoints(List.of(
+                        new V1Endpoint().conditions(new V1EndpointConditions().ready(false)),
+                        new V1Endpoint().conditions(new V1EndpointConditions()),
+                        new V1Endpoint()));
+
+        var state = EndpointSliceStates.of(slice);
+
+        assertThat(state.serviceName()).isEqualTo("etcd-main-client");
+        assertThat(state.endpoints()).containsExactly(
+                new Endpoint(Optional.of(false)), new Endpoint(Optional.empty()), new Endpoint(Optional.empty()));
+        assertThat(ServiceReadiness.isReady(List.of(state))).as("unset ready counts as ready").isTrue();
+    }
+
+    @Test
+    void aSliceWithoutLabelsOrEndpointsIsReadAsEmpty() {
+        var slice = new V1EndpointSlice().metadata(new V1ObjectMeta().name("odd"));
+        slice.setEndpoints(null);
+        var noMetadata = new V1EndpointSlice();
+        noMetadata.setMetadata(null);
+
+        assertThat(EndpointSliceStates.of(slice).serviceName()).isEmpty();
+        assertThat(EndpointSliceStates.of(slice).endpoints()).isEmpty();
+        assertThat(EndpointSliceStates.of(noMetadata).name()).isEmpty();
+    }
+
+    @Test
+    void theInformerAsksTheServerForTheConfiguredServicesOnly() {
+        assertThat(EndpointSliceInformer.labelSelector(List.of("kube-apiserver", "etcd-main-client")))
+                .isEqualTo("kubernetes.io/service-name in (etcd-main-client,kube-apiserver)");
+        assertThat(EndpointSliceInformer.labelSelector(List.of("etcd-main-client", "not a label value")))
+                .isEqualTo("kubernetes.io/service-name in (etcd-main-client)");
+        assertThatThrownBy(() -> EndpointSliceInformer.labelSelector(List.of("no/way")))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static V1ContainerStatus status(String name, String waitingReason) {
+        var state = new V1ContainerState();
+        if (waitingReason != null) {
+            state.waiting(new V1ContainerStateWaiting().reason(waitingReason));
+        }
+        return new V1ContainerStatus().name(name).state(state);
+    }
+}

@@ -1,0 +1,39 @@
+package dwd.adapters.k8s.weeder;
+
+import static dwd.adapters.k8s.weeder.ControlPlaneObjects.KUBE_APISERVER_LABELS;
+import static dwd.adapters.k8s.weeder.WeederHarness.ETCD_MAIN_CLIENT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dwd.adapters.k8s.testing.LocalControlPlane;
+import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** A server that ends watches after 5–10 s: the weeder's pod watch resumes and still catches a crash-loop. */
+@WithLocalControlPlane(apiServerFlags = "--min-request-timeout=5")
+class WeederWatchResumeIT {
+
+    @Test
+    void aPodWatchClosedByTheServerIsResumedAndALaterCrashLoopIsStillCaught(LocalControlPlane controlPlane) {
+        var objects = new ControlPlaneObjects(controlPlane.apiClient());
+        String ns = controlPlane.createNamespace("weed-resume");
+        String uid = objects.createPod(ns, "kube-apiserver-a", KUBE_APISERVER_LABELS);
+        objects.run(ns, "kube-apiserver-a");
+        objects.createSlice(ns, "etcd-main-client-x1", ETCD_MAIN_CLIENT, true);
+        try (var weeder = new WeederHarness(WeederHarness.watchClient(controlPlane), controlPlane.apiClient(),
+                WeederHarness.gardenerConfig(Duration.ofMinutes(2))).start()) {
+            await().atMost(Duration.ofSeconds(20)).until(() -> weeder.sawPod(ns, "kube-apiserver-a", uid, pod -> true));
+
+            await("the server closed the pod watch twice").atMost(Duration.ofSeconds(40))
+                    .until(() -> weeder.podWatches.relists() >= 2);
+            objects.crashLoop(ns, "kube-apiserver-a");
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> objects.podUid(ns, "kube-apiserver-a").isEmpty());
+            assertThat(weeder.deletionsIn(ns)).extracting(WeederHarness.Deletion::uid).containsExactly(uid);
+            assertThat(weeder.supervisor.runningWeeders()).contains(ns + "/" + ETCD_MAIN_CLIENT);
+        } finally {
+            objects.close();
+        }
+    }
+}

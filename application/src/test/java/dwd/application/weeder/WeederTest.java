@@ -1,0 +1,181 @@
+package dwd.application.weeder;
+
+import static dwd.application.weeder.WeederFixture.APISERVER_PODS;
+import static dwd.application.weeder.WeederFixture.ETCD;
+import static dwd.application.weeder.WeederFixture.WATCH_DURATION;
+import static dwd.application.weeder.WeederFixture.crashLooping;
+import static dwd.application.weeder.WeederFixture.healthy;
+import static dwd.application.weeder.WeederFixture.initCrashLooping;
+import static dwd.application.weeder.WeederFixture.slice;
+import static dwd.application.weeder.WeederFixture.terminatingCrashLooping;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.PodWatch;
+import dwd.application.port.out.Pods;
+import dwd.domain.config.WeederConfig;
+import dwd.domain.selector.LabelSelector;
+import dwd.domain.selector.Requirement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class WeederTest {
+
+    private static final String NS = "shoot--dev--weeds";
+
+    private final WeederFixture fixture = new WeederFixture();
+
+    private void etcdTurnsReady() {
+        fixture.supervisor.sliceChanged(slice(NS, "etcd-main-client", ETCD, true));
+    }
+
+    @Test
+    void aCrashLoopingPodIsDeletedWithItsUid() {
+        etcdTurnsReady();
+
+        fixture.watches.emit(crashLooping(NS, "kube-apiserver-1", "uid-1"));
+
+        assertThat(fixture.pods.requests()).containsExactly(new FakePods.Request(NS, "kube-apiserver-1", "uid-1"));
+        assertThat(fixture.observer.lines(NS)).contains(ETCD + " deleted kube-apiserver-1/uid-1");
+    }
+
+    @Test
+    void healthyAndTerminatingPodsAreLeftAlone() {
+        etcdTurnsReady();
+
+        fixture.watches.emit(healthy(NS, "kube-apiserver-1", "uid-1"));
+        fixture.watches.emit(terminatingCrashLooping(NS, "kube-apiserver-2", "uid-2"));
+
+        assertThat(fixture.pods.requests()).isEmpty();
+    }
+
+    @Test
+    void anInitContainerInCrashLoopBackOffCounts() {
+        etcdTurnsReady();
+
+        fixture.watches.emit(initCrashLooping(NS, "kube-apiserver-1", "uid-1"));
+
+        assertThat(fixture.pods.deletedUids()).containsExactly("uid-1");
+    }
+
+    @Test
+    void eachIncarnationIsDeletedAtMostOnceEvenWhenSeveralSelectorsMatchIt() {
+        var alsoApiserver = LabelSelector.of(Map.of("app", "kubernetes"), Requirement.exists("role"));
+        var fixture = new WeederFixture(new WeederConfig(WATCH_DURATION, Map.of(ETCD, List.of(APISERVER_PODS, alsoApiserver))));
+        fixture.supervisor.sliceChanged(slice(NS, "etcd-main-client", ETCD, true));
+        assertThat(fixture.watches.openWatches(NS)).hasSize(2);
+
+        var pod = crashLooping(NS, "kube-apiserver-1", "uid-1");
+        fixture.watches.emit(pod);
+        fixture.watches.emit(alsoApiserver, pod);
+        fixture.watches.emit(APISERVER_PODS, pod);
+
+        assertThat(fixture.pods.deletedUids()).containsExactly("uid-1");
+    }
+
+    @Test
+    void aReplacementWithTheSameNameIsANewIncarnation() {
+        etcdTurnsReady();
+
+        fixture.watches.emit(crashLooping(NS, "etcd-main-0", "uid-1"));
+        fixture.watches.emit(crashLooping(NS, "etcd-main-0", "uid-2"));
+        fixture.watches.emit(crashLooping(NS, "etcd-main-0", "uid-1"));
+
+        assertThat(fixture.pods.deletedUids()).containsExactly("uid-1", "uid-2");
+    }
+
+    @Test
+    void aPodGoneOrReplacedBeforeItsDeletionIsNotAFailure() {
+        etcdTurnsReady();
+        fixture.pods.answer("uid-gone", Pods.Deletion.ALREADY_GONE);
+        fixture.pods.answer("uid-old", Pods.Deletion.REPLACED);
+
+        fixture.watches.emit(crashLooping(NS, "gone", "uid-gone"));
+        fixture.watches.emit(crashLooping(NS, "stateful-0", "uid-old"));
+        fixture.watches.emit(crashLooping(NS, "stateful-0", "uid-old"));
+
+        assertThat(fixture.pods.deletedUids()).containsExactly("uid-gone", "uid-old");
+        assertThat(fixture.observer.lines(NS)).contains(
+                ETCD + " left gone/uid-gone: ALREADY_GONE",
+                ETCD + " left stateful-0/uid-old: REPLACED");
+    }
+
+    @Test
+    void aFailedDeletionIsTriedAgainOnTheNextEventForThePod() {
+        etcdTurnsReady();
+        fixture.pods.fail("uid-1", ApiFailure.Kind.UNAVAILABLE);
+
+        fixture.watches.emit(crashLooping(NS, "kube-apiserver-1", "uid-1"));
+        fixture.pods.clearAnswers();
+        fixture.watches.emit(crashLooping(NS, "kube-apiserver-1", "uid-1"));
+        fixture.watches.emit(crashLooping(NS, "kube-apiserver-1", "uid-1"));
+
+        assertThat(fixture.pods.deletedUids()).containsExactly("uid-1", "uid-1");
+        assertThat(fixture.observer.lines(NS)).contains(
+                ETCD + " failed kube-apiserver-1/uid-1: UNAVAILABLE",
+                ETCD + " deleted kube-apiserver-1/uid-1");
+    }
+
+    @Test
+    void anUnexpectedErrorDoesNotStopTheWeeder() {
+        etcdTurnsReady();
+        fixture.pods.failUnexpectedly("uid-1");
+
+        fixture.watches.emit(crashLooping(NS, "kube-apiserver-1", "uid-1"));
+        fixture.watches.emit(crashLooping(NS, "kube-apiserver-2", "uid-2"));
+
+        assertThat(fixture.pods.deletedUids()).containsExactly("uid-1", "uid-2");
+        assertThat(fixture.supervisor.runningWeeders()).hasSize(1);
+    }
+
+    @Test
+    void aPodThatStartsCrashLoopingInsideTheWindowIsDeletedButNotAfterIt() {
+        etcdTurnsReady();
+        fixture.watches.emit(healthy(NS, "kube-apiserver-1", "uid-1"));
+        fixture.scheduler.advanceBy(Duration.ofMinutes(4));
+        fixture.watches.emit(crashLooping(NS, "kube-apiserver-1", "uid-1"));
+        List<FakePodWatches.Open> stillOpen = fixture.watches.openWatches(NS);
+
+        fixture.scheduler.advanceBy(Duration.ofMinutes(1));
+        // A watch thread may still deliver an event it read just before the window ended.
+        stillOpen.getFirst().listener().accept(crashLooping(NS, "kube-apiserver-2", "uid-2"));
+
+        assertThat(fixture.pods.deletedUids()).containsExactly("uid-1");
+    }
+
+    @Test
+    void podsWithoutUidAreNotDeleted() {
+        etcdTurnsReady();
+
+        fixture.watches.emit(crashLooping(NS, "odd", ""));
+
+        assertThat(fixture.pods.requests()).isEmpty();
+    }
+
+    @Test
+    void aWatchThatCannotBeOpenedDoesNotPreventTheOthers() {
+        var broken = LabelSelector.of(Map.of("app", "broken"));
+        var watches = new FakePodWatches();
+        var pods = new FakePods();
+        var supervisor = new WeederSupervisor(
+                new WeederConfig(WATCH_DURATION, Map.of(ETCD, List.of(broken, APISERVER_PODS))),
+                fixture.scheduler,
+                (namespace, selector, listener) -> {
+                    if (selector.equals(broken)) {
+                        throw new IllegalStateException("simulated adapter bug");
+                    }
+                    PodWatch watch = watches.watch(namespace, selector, listener);
+                    return watch;
+                },
+                pods, new RecordingWeederObserver(fixture.scheduler));
+
+        supervisor.sliceChanged(slice(NS, "etcd-main-client", ETCD, true));
+        watches.emit(crashLooping(NS, "kube-apiserver-1", "uid-1"));
+
+        assertThat(pods.deletedUids()).containsExactly("uid-1");
+        fixture.scheduler.advanceBy(WATCH_DURATION);
+        assertThat(watches.openCount()).isZero();
+    }
+}
