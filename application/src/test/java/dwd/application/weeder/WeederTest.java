@@ -11,7 +11,6 @@ import static dwd.application.weeder.WeederFixture.terminatingCrashLooping;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dwd.application.port.out.ApiFailure;
-import dwd.application.port.out.PodWatch;
 import dwd.application.port.out.Pods;
 import dwd.domain.config.WeederConfig;
 import dwd.domain.selector.LabelSelector;
@@ -166,8 +165,7 @@ class WeederTest {
                     if (selector.equals(broken)) {
                         throw new IllegalStateException("simulated adapter bug");
                     }
-                    PodWatch watch = watches.watch(namespace, selector, listener);
-                    return watch;
+                    return watches.watch(namespace, selector, listener);
                 },
                 pods, new RecordingWeederObserver(fixture.scheduler));
 

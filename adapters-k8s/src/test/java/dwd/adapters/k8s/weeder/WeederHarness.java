@@ -3,7 +3,6 @@ package dwd.adapters.k8s.weeder;
 import static org.awaitility.Awaitility.await;
 
 import dwd.application.port.out.ApiFailure;
-import dwd.application.port.out.PodWatch;
 import dwd.application.port.out.PodWatches;
 import dwd.application.port.out.Pods;
 import dwd.application.port.out.WeederObserver;
@@ -148,8 +147,7 @@ final class WeederHarness implements AutoCloseable {
                 seen.add(new Seen(pod, System.nanoTime()));
                 listener.accept(pod);
             };
-            PodWatch watch = real.watch(namespace, selector, recording);
-            return watch;
+            return real.watch(namespace, selector, recording);
         };
     }
 

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The weeder end to end on the local control plane: EndpointSlices in, pod deletions out. */
@@ -39,11 +38,6 @@ class WeederIT {
         var harness = new WeederHarness(watchClient, controlPlane.apiClient(), WeederHarness.gardenerConfig(watchDuration));
         harnesses.add(harness);
         return harness.start();
-    }
-
-    @BeforeEach
-    void noWeederYet() {
-        harnesses.clear();
     }
 
     @AfterEach
