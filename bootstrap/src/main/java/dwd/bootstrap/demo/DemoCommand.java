@@ -307,6 +307,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     /** Stops everything started, newest first; safe to call twice (Ctrl-C and the normal end). */
     private synchronized void stopAll() {
+        if (!started.isEmpty()) {
+            LogLevels.quietInformersForShutdown();
+        }
         while (!started.isEmpty()) {
             AutoCloseable next = started.pop();
             try {

@@ -240,7 +240,8 @@ final class DemoSeed implements AutoCloseable {
             new CoreV1Api(client).createNamespacedPod(namespace, new V1Pod()
                     .metadata(new V1ObjectMeta().name("kube-apiserver-" + i)
                             .labels(Map.of("gardener.cloud/role", "controlplane", "role", "apiserver")))
-                    .spec(new V1PodSpec().containers(List.of(
+                    // The typed model sends an empty "overhead", which the server rejects without a RuntimeClass.
+                    .spec(new V1PodSpec().overhead(null).containers(List.of(
                             new V1Container().name("kube-apiserver").image("registry.invalid/kube-apiserver")))))
                     .execute();
         }
