@@ -2,5 +2,6 @@
 module dwd.application {
     requires transitive dwd.domain;
 
+    exports dwd.application.check;
     exports dwd.application.port.out;
 }
