@@ -14,4 +14,5 @@ module dwd.bootstrap {
     requires org.apache.logging.log4j;
 
     opens dwd.bootstrap.cli to info.picocli;
+    opens dwd.bootstrap.check to info.picocli; // option fields are set reflectively
 }

@@ -1,5 +1,6 @@
 package dwd.bootstrap.cli;
 
+import dwd.bootstrap.check.CheckCommand;
 import dwd.bootstrap.wiring.LauncherComponent;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Spec;
         versionProvider = DwdCommand.Version.class,
         description = "Dependency watchdog for Gardener seed clusters: protects shoots whose kubelets lost "
                 + "their control plane (prober) and restarts crash-looping dependents when their service recovers (weeder).",
-        subcommands = {VersionCommand.class},
+        subcommands = {VersionCommand.class, CheckCommand.class},
         commandListHeading = "%nCommands:%n",
         footer = {"", "Run 'dwd <command> --help' for a command's options."})
 public final class DwdCommand implements Runnable {
