@@ -3,6 +3,7 @@ package dwd.adapters.k8s.objects;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dwd.adapters.k8s.testing.objects.CheckFixtures;
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import dwd.application.check.ObjectReadException;

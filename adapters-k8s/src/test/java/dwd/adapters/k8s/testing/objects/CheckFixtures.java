@@ -1,4 +1,4 @@
-package dwd.adapters.k8s.objects;
+package dwd.adapters.k8s.testing.objects;
 
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
@@ -18,7 +18,7 @@ import java.util.Map;
 import org.awaitility.Awaitility;
 
 /**
- * The {@code Widget} custom resource ({@code check.dwd.dev/v1}, status subresource) that the
+ * Test fixtures of the object reader and {@code dwd check}: the {@code Widget} custom resource ({@code check.dwd.dev/v1}, status subresource) that the
  * {@code dwd check} tests create and drive through states; shared with bootstrap's tests.
  */
 public final class CheckFixtures {
