@@ -3,5 +3,8 @@ module dwd.application {
     requires transitive dwd.domain;
 
     exports dwd.application.check;
+    exports dwd.application.port.in;
     exports dwd.application.port.out;
+    exports dwd.application.prober;
+    exports dwd.application.runtime;
 }

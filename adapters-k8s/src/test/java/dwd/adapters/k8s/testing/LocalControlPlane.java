@@ -1,16 +1,19 @@
 package dwd.adapters.k8s.testing;
 
+import com.google.gson.Gson;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 import dwd.adapters.k8s.ApiClients;
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.util.Yaml;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -63,7 +66,7 @@ public final class LocalControlPlane implements AutoCloseable {
         server.start();
         var controlPlane = new LocalControlPlane(server);
         try {
-            controlPlane.installCrds();
+            installCrds(controlPlane.apiClient);
         } catch (RuntimeException e) {
             controlPlane.close();
             throw e;
@@ -117,36 +120,50 @@ public final class LocalControlPlane implements AutoCloseable {
         return name;
     }
 
-    private void installCrds() {
-        var api = new ApiextensionsV1Api(apiClient);
+    // CRDs go through the dynamic API as raw documents: the typed V1JSONSchemaProps model
+    // serialises empty fields (e.g. "dependencies") that the API server rejects.
+    /** Installs the Cluster and Machine CRDs on the server {@code client} talks to and waits until they are served. */
+    public static void installCrds(ApiClient client) {
+        var api = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", client);
         for (String file : CRDS) {
-            V1CustomResourceDefinition crd = loadCrd(file);
-            try {
-                api.createCustomResourceDefinition(crd).execute();
-            } catch (ApiException e) {
-                throw new IllegalStateException("cannot install CRD " + file + ": " + e.getResponseBody(), e);
+            var crd = new DynamicKubernetesObject(loadDocument(file));
+            var created = api.create(crd);
+            if (!created.isSuccess()) {
+                throw new IllegalStateException("cannot install CRD " + file + ": " + created.getStatus());
             }
             String name = crd.getMetadata().getName();
             Awaitility.await("CRD " + name + " established")
                     .atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(100))
-                    .ignoreExceptions()
-                    .until(() -> isEstablished(api.readCustomResourceDefinition(name).execute()));
+                    .until(() -> isEstablished(api.get(name)));
         }
     }
 
-    private static boolean isEstablished(V1CustomResourceDefinition crd) {
-        return crd.getStatus() != null && crd.getStatus().getConditions() != null
-                && crd.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+    private static boolean isEstablished(KubernetesApiResponse<DynamicKubernetesObject> crd) {
+        if (!crd.isSuccess()) {
+            return false;
+        }
+        JsonObject raw = crd.getObject().getRaw();
+        if (!raw.has("status") || !raw.getAsJsonObject("status").has("conditions")) {
+            return false;
+        }
+        for (JsonElement condition : raw.getAsJsonObject("status").getAsJsonArray("conditions")) {
+            JsonObject c = condition.getAsJsonObject();
+            if ("Established".equals(c.get("type").getAsString()) && "True".equals(c.get("status").getAsString())) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    private static V1CustomResourceDefinition loadCrd(String file) {
+    /** A YAML document from {@code deploy/crds} (on the test class path) as a JSON object. */
+    static JsonObject loadDocument(String file) {
         try (InputStream in = LocalControlPlane.class.getResourceAsStream("/dwd/crds/" + file)) {
             if (in == null) {
                 throw new IllegalStateException("CRD " + file + " is not on the test class path (deploy/crds)");
             }
-            return Yaml.loadAs(new InputStreamReader(in, StandardCharsets.UTF_8), V1CustomResourceDefinition.class);
+            Object document = new org.yaml.snakeyaml.Yaml().load(new InputStreamReader(in, StandardCharsets.UTF_8));
+            return new Gson().toJsonTree(document).getAsJsonObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

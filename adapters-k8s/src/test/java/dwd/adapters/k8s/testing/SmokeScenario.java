@@ -21,6 +21,7 @@ import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Scale;
 import io.kubernetes.client.openapi.models.V1ScaleSpec;
+import io.kubernetes.client.util.PatchUtils;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -70,7 +71,8 @@ public final class SmokeScenario {
                                         .resourceVersion(scale.getMetadata().getResourceVersion()))
                                 .spec(new V1ScaleSpec().replicas(0)))
                 .execute();
-        assertThat(updated.getSpec().getReplicas()).isZero();
+        // Scale's spec.replicas is omitempty: the server leaves it out at 0, so the client sees null.
+        assertThat(updated.getSpec().getReplicas()).isNull();
         assertThat(apps.readNamespacedDeployment("kube-controller-manager", namespace).execute()
                 .getSpec().getReplicas()).isZero();
     }
@@ -102,10 +104,13 @@ public final class SmokeScenario {
                 "spec", Map.of("class", Map.of("kind", "MachineClass", "name", "default")));
         custom.createNamespacedCustomObject("machine.sapcloud.io", "v1alpha1", namespace, "machines", machine)
                 .execute();
-        // status is a subresource: a merge patch on /status sets the phase.
-        custom.patchNamespacedCustomObjectStatus("machine.sapcloud.io", "v1alpha1", namespace, "machines",
-                        "machine-0", new V1Patch("{\"status\":{\"currentStatus\":{\"phase\":\"Running\"}}}"))
-                .execute();
+        // status is a subresource: a merge patch on /status sets the phase (PatchUtils sets the media type).
+        PatchUtils.patch(Object.class,
+                () -> custom.patchNamespacedCustomObjectStatus("machine.sapcloud.io", "v1alpha1", namespace,
+                                "machines", "machine-0",
+                                new V1Patch("{\"status\":{\"currentStatus\":{\"phase\":\"Running\"}}}"))
+                        .buildCall(null),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
         var readMachine = (Map<String, Object>) custom
                 .getNamespacedCustomObject("machine.sapcloud.io", "v1alpha1", namespace, "machines", "machine-0")
                 .execute();

@@ -1,0 +1,66 @@
+package dwd.application.port.out;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A call through a driven port failed. Adapters translate their technology's errors into this,
+ * so no client library exception ever reaches a use case.
+ */
+public final class ApiFailure extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** What went wrong, as far as a use case needs to know. */
+    public enum Kind {
+        /** The object does not exist (404). */
+        NOT_FOUND,
+        /** The object changed since it was read (409); re-read and retry. */
+        CONFLICT,
+        /** The server asked us to slow down (429). */
+        THROTTLED,
+        /** Credentials were rejected (401). */
+        UNAUTHORIZED,
+        /** The identity may not do this (403). */
+        FORBIDDEN,
+        /** The server rejected the request as invalid (400, 422), or the kind is unknown to it. */
+        INVALID,
+        /** The server could not be reached, reset the connection, or answered 5xx. */
+        UNAVAILABLE,
+        /** The call did not complete within its timeout. */
+        TIMEOUT,
+        /** Input we were given is unusable (a secret without kubeconfig, a kubeconfig that does not parse). */
+        BAD_INPUT,
+    }
+
+    private final Kind kind;
+    private final transient Optional<Duration> retryAfter;
+
+    public ApiFailure(Kind kind, String message) {
+        this(kind, message, Optional.empty(), null);
+    }
+
+    public ApiFailure(Kind kind, String message, Throwable cause) {
+        this(kind, message, Optional.empty(), cause);
+    }
+
+    public ApiFailure(Kind kind, String message, Optional<Duration> retryAfter, Throwable cause) {
+        super(Objects.requireNonNull(message), cause);
+        this.kind = Objects.requireNonNull(kind);
+        this.retryAfter = Objects.requireNonNull(retryAfter);
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** For {@link Kind#THROTTLED}: how long the server asked us to wait, if it said. */
+    public Optional<Duration> retryAfter() {
+        return retryAfter;
+    }
+
+    public boolean is(Kind candidate) {
+        return kind == candidate;
+    }
+}

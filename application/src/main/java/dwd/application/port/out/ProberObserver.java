@@ -1,0 +1,47 @@
+package dwd.application.port.out;
+
+import dwd.domain.config.ResourceRef;
+import dwd.domain.lease.Decision;
+import dwd.domain.lease.LeaseVerdict;
+import dwd.domain.scaling.ScaleDirection;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * What the prober does, reported as it happens: for logs, metrics, Kubernetes events and the
+ * status endpoint. Implementations must be fast and must not throw.
+ */
+public interface ProberObserver {
+
+    /** Which part of a probe run failed. */
+    enum ProbeStage { API_SERVER, LEASES }
+
+    /** How a scale flow ended. */
+    enum FlowOutcome { COMPLETED, FAILED, CANCELLED }
+
+    default void probeStarted(String shootNamespace) { }
+
+    default void probeStopped(String shootNamespace, String reason) { }
+
+    default void probeSucceeded(String shootNamespace, LeaseVerdict verdict, Optional<Decision> action, Instant nextProbe) { }
+
+    default void probeFailed(String shootNamespace, ProbeStage stage, ApiFailure failure, Instant nextProbe) { }
+
+    default void flowStarted(String shootNamespace, ScaleDirection direction, LeaseVerdict cause) { }
+
+    /** A resource was scaled: {@code from} → {@code to} replicas. */
+    default void resourceScaled(String shootNamespace, ScaleDirection direction, ResourceRef ref, int from, int to,
+            LeaseVerdict cause) { }
+
+    /** A resource needed nothing, or was skipped (missing optional resource, ignore-scaling). */
+    default void resourceSkipped(String shootNamespace, ScaleDirection direction, ResourceRef ref, String reason) { }
+
+    default void resourceFailed(String shootNamespace, ScaleDirection direction, ResourceRef ref, String reason) { }
+
+    default void flowFinished(String shootNamespace, ScaleDirection direction, FlowOutcome outcome) { }
+
+    /** Sends every event to each of {@code observers} in turn. */
+    static ProberObserver all(ProberObserver... observers) {
+        return new ProberObservers(java.util.List.of(observers));
+    }
+}

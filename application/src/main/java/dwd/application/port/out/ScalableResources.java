@@ -1,0 +1,29 @@
+package dwd.application.port.out;
+
+import dwd.domain.config.ResourceRef;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The dependents of a shoot in the seed (kube-controller-manager, machine-controller-manager, …):
+ * any kind with a scale subresource. Every method fails with {@link ApiFailure}; an unknown kind
+ * is {@link ApiFailure.Kind#INVALID} with a message naming it.
+ */
+public interface ScalableResources {
+
+    /** The resource, or empty when it does not exist. */
+    Optional<ScalableResource> read(String namespace, ResourceRef ref, Duration timeout);
+
+    /**
+     * Changes annotations with one JSON merge patch: a present value sets the key, an empty one
+     * removes it.
+     */
+    void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes, Duration timeout);
+
+    /**
+     * Sets the replicas of the scale subresource, with optimistic concurrency: the write carries
+     * the resourceVersion just read, and a conflict is re-read and retried.
+     */
+    void scale(String namespace, ResourceRef ref, int replicas, Duration timeout);
+}

@@ -1,0 +1,102 @@
+package dwd.application.prober;
+
+import dwd.application.port.out.ProberObserver;
+import dwd.application.port.out.ProberObserver.FlowOutcome;
+import dwd.application.prober.ResourceScaler.StepOutcome;
+import dwd.domain.lease.LeaseVerdict;
+import dwd.domain.scaling.ScaleDirection;
+import dwd.domain.scaling.ScaleLevel;
+import dwd.domain.scaling.ScalePlan;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One run of a scale plan for one shoot: levels strictly in order, the resources of a level in
+ * parallel; a failed resource stops the later levels. Runs beside the probe loop; {@link #cancel()}
+ * stops it at the next safe point (before a resource's writes, between levels).
+ */
+final class ScaleFlow {
+
+    private final String namespace;
+    private final ScalePlan plan;
+    private final ResourceScaler scaler;
+    private final ProberObserver observer;
+    private final LeaseVerdict cause;
+    private final CompletableFuture<FlowOutcome> done = new CompletableFuture<>();
+    private volatile boolean cancelled;
+    private boolean started;
+
+    ScaleFlow(String namespace, ScalePlan plan, ResourceScaler scaler, ProberObserver observer, LeaseVerdict cause) {
+        this.namespace = namespace;
+        this.plan = plan;
+        this.scaler = scaler;
+        this.observer = observer;
+        this.cause = cause;
+    }
+
+    ScaleDirection direction() {
+        return plan.direction();
+    }
+
+    boolean isFinished() {
+        return done.isDone();
+    }
+
+    /** Runs the plan; a flow cancelled before it started ends at once without touching anything. */
+    synchronized CompletableFuture<FlowOutcome> start() {
+        if (started) {
+            return done;
+        }
+        started = true;
+        if (cancelled) {
+            done.complete(FlowOutcome.CANCELLED);
+            return done;
+        }
+        observer.flowStarted(namespace, plan.direction(), cause);
+        runLevel(0);
+        return done;
+    }
+
+    /** Asks the flow to stop at its next safe point; the future completes when it has stopped. */
+    CompletableFuture<FlowOutcome> cancel() {
+        cancelled = true;
+        synchronized (this) {
+            if (!started) {
+                started = true;
+                done.complete(FlowOutcome.CANCELLED);
+            }
+        }
+        return done;
+    }
+
+    private void runLevel(int index) {
+        List<ScaleLevel> levels = plan.levels();
+        if (cancelled) {
+            finish(FlowOutcome.CANCELLED);
+            return;
+        }
+        if (index == levels.size()) {
+            finish(FlowOutcome.COMPLETED);
+            return;
+        }
+        List<CompletableFuture<StepOutcome>> steps = levels.get(index).steps().stream()
+                .map(step -> scaler.scale(step, plan.direction(), () -> cancelled, cause))
+                .toList();
+        CompletableFuture.allOf(steps.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) -> {
+            List<StepOutcome> outcomes = steps.stream().map(CompletableFuture::join).toList();
+            if (outcomes.contains(StepOutcome.FAILED)) {
+                finish(FlowOutcome.FAILED);
+            } else if (cancelled || outcomes.contains(StepOutcome.CANCELLED)) {
+                finish(FlowOutcome.CANCELLED);
+            } else {
+                runLevel(index + 1);
+            }
+        });
+    }
+
+    private void finish(FlowOutcome outcome) {
+        if (done.complete(outcome)) {
+            observer.flowFinished(namespace, plan.direction(), outcome);
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package dwd.application.prober;
+
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.Cancellable;
+import dwd.application.port.out.Machines;
+import dwd.application.port.out.ProberObserver;
+import dwd.application.port.out.ProberObserver.ProbeStage;
+import dwd.application.port.out.ShootApi;
+import dwd.application.port.out.ShootClients;
+import dwd.application.port.out.Scheduler;
+import dwd.domain.config.ProberConfig;
+import dwd.domain.lease.Decision;
+import dwd.domain.lease.Hysteresis;
+import dwd.domain.lease.LeaseProbeInput;
+import dwd.domain.lease.LeaseVerdict;
+import dwd.domain.lease.LeaseVerdicts;
+import dwd.domain.scaling.ScaleDirection;
+import dwd.domain.scaling.ScalePlan;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.random.RandomGenerator;
+
+/**
+ * The probe of one shoot: a loop of probe runs (API server, then node leases, then a verdict)
+ * and the scale flows its verdicts start.
+ *
+ * <p>Scheduling: after the initial delay, each run schedules the next at {@code interval} plus
+ * up to {@code jitter × interval}, or earlier: at the instant the expired fraction would cross the
+ * threshold if no lease were renewed (never sooner than {@link ProberTuning#minProbeSpacing()}).
+ * A 429 pushes the next run back by its Retry-After. Scale flows never delay a probe run.
+ *
+ * <p>Threading: runs are scheduled one at a time, so the loop's state ({@link #hysteresis},
+ * {@link #throttledUntil}) is confined to it. Flows run on scheduler tasks beside the loop; only
+ * {@link #flowLock} guards what they share.
+ */
+final class ShootProbe {
+
+    private static final System.Logger LOG = System.getLogger(ShootProbe.class.getName());
+
+    private final String namespace;
+    private final ProberConfig config;
+    private final ProberTuning tuning;
+    private final Scheduler scheduler;
+    private final ShootClients shootClients;
+    private final Machines machines;
+    private final ResourceScaler scaler;
+    private final ProberObserver observer;
+    private final RandomGenerator random;
+    private final ScalePlan scaleDownPlan;
+    private final ScalePlan scaleUpPlan;
+
+    private volatile ShootSettings settings;
+    private volatile boolean closed;
+    private Hysteresis hysteresis;
+    private Instant throttledUntil = Instant.MIN;
+
+    private final Object flowLock = new Object();
+    private ScaleFlow currentFlow;
+    private CompletableFuture<?> flowsStopped = CompletableFuture.completedFuture(null);
+    private Cancellable nextRun = () -> { };
+
+    ShootProbe(String namespace, ProberConfig config, ProberTuning tuning, ShootSettings settings,
+            Scheduler scheduler, ShootClients shootClients, Machines machines, ResourceScaler scaler,
+            ProberObserver observer, RandomGenerator random) {
+        this.namespace = namespace;
+        this.config = config;
+        this.tuning = tuning;
+        this.settings = settings;
+        this.scheduler = scheduler;
+        this.shootClients = shootClients;
+        this.machines = machines;
+        this.scaler = scaler;
+        this.observer = observer;
+        this.random = random;
+        this.scaleDownPlan = ScalePlan.of(config.dependentResourceInfos(), ScaleDirection.DOWN);
+        this.scaleUpPlan = ScalePlan.of(config.dependentResourceInfos(), ScaleDirection.UP);
+        this.hysteresis = Hysteresis.initial(config.failureThreshold(), config.successThreshold());
+    }
+
+    void start() {
+        observer.probeStarted(namespace);
+        scheduleRunIn(config.initialDelay());
+    }
+
+    /** New per-shoot settings, used from the next run on; the probe keeps its state. */
+    void update(ShootSettings newSettings) {
+        settings = newSettings;
+    }
+
+    ShootSettings settings() {
+        return settings;
+    }
+
+    /** Stops probing and asks a running flow to stop at its next safe point. */
+    void close(String reason) {
+        closed = true;
+        synchronized (this) {
+            nextRun.cancel();
+        }
+        synchronized (flowLock) {
+            if (currentFlow != null) {
+                currentFlow.cancel();
+            }
+        }
+        observer.probeStopped(namespace, reason);
+    }
+
+    private synchronized void scheduleRunIn(Duration delay) {
+        if (!closed) {
+            nextRun = scheduler.schedule(delay, this::run);
+        }
+    }
+
+    private void run() {
+        if (closed) {
+            return;
+        }
+        Instant now = scheduler.now();
+        if (now.isBefore(throttledUntil)) {
+            scheduleRunIn(Duration.between(now, throttledUntil));
+            return;
+        }
+        ShootSettings current = settings;
+        ProbeStage stage = ProbeStage.API_SERVER;
+        try (ShootApi shoot = shootClients.open(namespace, config.kubeConfigSecretName(), config.probeTimeout())) {
+            shoot.version();
+            stage = ProbeStage.LEASES;
+            var nodes = shoot.nodes();
+            var machineList = machines.inNamespace(namespace);
+            var leases = shoot.nodeLeases();
+            Instant decidedAt = scheduler.now();
+            LeaseVerdict verdict = LeaseVerdicts.decide(new LeaseProbeInput(nodes, machineList, leases,
+                    current.workerNodeConditions(), current.nodeMonitorGracePeriod(),
+                    config.nodeLeaseFailureFraction(), decidedAt));
+            hysteresis = hysteresis.observe(verdict.decision());
+            Optional<Decision> action = hysteresis.action();
+            Instant next = nextRun(decidedAt, verdict, action);
+            observer.probeSucceeded(namespace, verdict, action, next);
+            action.ifPresent(decision -> act(decision, verdict));
+            scheduleRunIn(Duration.between(scheduler.now(), next));
+        } catch (ApiFailure failure) {
+            if (failure.is(ApiFailure.Kind.THROTTLED)) {
+                throttledUntil = now.plus(failure.retryAfter().orElse(tuning.throttleBackoff()));
+            }
+            Instant next = later(regularNextRun(now), throttledUntil);
+            observer.probeFailed(namespace, stage, failure, next);
+            scheduleRunIn(Duration.between(scheduler.now(), next));
+        } catch (RuntimeException unexpected) {
+            // A bug must not end the shoot's protection: log it and keep probing.
+            LOG.log(System.Logger.Level.ERROR, namespace + ": probe run failed unexpectedly", unexpected);
+            scheduleRunIn(Duration.between(scheduler.now(), regularNextRun(now)));
+        }
+    }
+
+    private Instant nextRun(Instant now, LeaseVerdict verdict, Optional<Decision> action) {
+        Instant next = regularNextRun(now);
+        boolean awaitingConfirmation = action.isEmpty() && verdict.decision() != Decision.HOLD;
+        if (awaitingConfirmation) {
+            next = now; // hysteresis wants another verdict: confirm soon
+        } else if (verdict.predictedCrossing().isPresent() && verdict.predictedCrossing().get().isAfter(now)
+                && verdict.predictedCrossing().get().isBefore(next)) {
+            next = verdict.predictedCrossing().get();
+        }
+        return later(later(next, now.plus(tuning.minProbeSpacing())), throttledUntil);
+    }
+
+    private Instant regularNextRun(Instant now) {
+        Duration interval = config.probeInterval();
+        double jitter = config.backoffJitterFactor() > 0 ? random.nextDouble() * config.backoffJitterFactor() : 0;
+        return now.plus(interval).plusNanos((long) (interval.toNanos() * jitter));
+    }
+
+    private static Instant later(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
+    }
+
+    private void act(Decision decision, LeaseVerdict verdict) {
+        switch (decision) {
+            case SCALE_DOWN -> startFlow(scaleDownPlan, verdict);
+            case SCALE_UP -> startFlow(scaleUpPlan, verdict);
+            case HOLD -> { }
+        }
+    }
+
+    /**
+     * Starts a flow unless one in the same direction is already under way. An opposite flow is
+     * cancelled, and the new one starts only once every earlier flow has stopped, so two flows
+     * never write to the shoot's resources at the same time.
+     */
+    private void startFlow(ScalePlan plan, LeaseVerdict verdict) {
+        synchronized (flowLock) {
+            if (closed) {
+                return;
+            }
+            if (currentFlow != null && !currentFlow.isFinished()) {
+                if (currentFlow.direction() == plan.direction()) {
+                    return;
+                }
+                currentFlow.cancel();
+            }
+            ScaleFlow flow = new ScaleFlow(namespace, plan, scaler, observer, verdict);
+            currentFlow = flow;
+            flowsStopped = flowsStopped
+                    .handle((ignored, error) -> null)
+                    .thenCompose(ignored -> flow.start())
+                    .handle((ignored, error) -> null);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dwd.application.runtime;
+
+import dwd.application.port.out.Cancellable;
+import dwd.application.port.out.Scheduler;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The production scheduler: one timer thread hands due tasks to virtual threads, so that tasks
+ * may block on API calls without holding up the timer or each other.
+ */
+public final class SystemScheduler implements Scheduler, AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(SystemScheduler.class.getName());
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("dwd-timer").daemon().factory());
+    private final ExecutorService workers = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("dwd-task-", 0).factory());
+
+    @Override
+    public Instant now() {
+        return Instant.now();
+    }
+
+    @Override
+    public Cancellable schedule(Duration delay, Runnable task) {
+        var running = new AtomicReference<java.util.concurrent.Future<?>>();
+        ScheduledFuture<?> due = timer.schedule(
+                () -> running.set(workers.submit(() -> runLogged(task))),
+                Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+        return () -> due.cancel(false);
+    }
+
+    private static void runLogged(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.ERROR, "scheduled task failed", e);
+        }
+    }
+
+    /** Stops accepting tasks and waits briefly for running ones (in-flight API calls have their own timeouts). */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        workers.shutdown();
+        try {
+            if (!workers.awaitTermination(30, TimeUnit.SECONDS)) {
+                workers.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            workers.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

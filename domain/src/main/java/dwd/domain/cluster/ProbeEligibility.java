@@ -1,0 +1,117 @@
+package dwd.domain.cluster;
+
+import dwd.domain.lease.NodeCandidacy;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Decides from a {@code Cluster}'s shoot whether its prober should run, and with which per-shoot settings. */
+public final class ProbeEligibility {
+
+    static final String MIGRATE = "Migrate";
+    static final String RECONCILE = "Reconcile";
+    static final String RESTORE = "Restore";
+    static final String CREATE = "Create";
+    static final String SUCCEEDED = "Succeeded";
+
+    private ProbeEligibility() {
+    }
+
+    /**
+     * The original's two checks, in its order: first whether to stop ({@code shouldStopProber}), then whether a
+     * prober may start ({@code canStartProber}); when neither holds, an existing prober is left running.
+     *
+     * <ul>
+     *   <li>Missing shoot: stop. The original crashes here; without a shoot there is nothing to probe.
+     *   <li>Undecodable shoot: leave as is. The original fails the reconcile and retries it without touching the
+     *       prober; a shoot that is momentarily unreadable is no reason to drop the protection of a running one.
+     * </ul>
+     */
+    public static Eligibility of(ClusterShoot clusterShoot) {
+        return switch (clusterShoot) {
+            case ClusterShoot.Present present -> of(present.shoot());
+            case ClusterShoot.Undecodable undecodable -> new Eligibility(ProbeAction.LEAVE_AS_IS,
+                    "error extracting shoot from cluster: " + undecodable.reason());
+            case ClusterShoot.Missing missing -> stop("Cluster has no spec.shoot");
+            case null -> stop("Cluster has no spec.shoot");
+        };
+    }
+
+    private static Eligibility of(Shoot shoot) {
+        if (shoot.deletionRequested()) {
+            return stop("Cluster has been marked for deletion, existing prober if any will be removed");
+        }
+        if (shoot.isHibernationEnabled()) {
+            return stop("Cluster hibernation is enabled, existing prober if any will be removed");
+        }
+        Optional<LastOperation> lastOperation = shoot.lastOperation();
+        if (lastOperation.map(operation -> operation.type().equals(MIGRATE)).orElse(false)) {
+            return stop("Cluster migration is enabled, existing prober if any will be removed");
+        }
+        if (shoot.workers().isEmpty()) {
+            return stop("Cluster does not have any workers, existing prober if any will be removed");
+        }
+        // Hibernation is known to be off here, so "hibernated" means the shoot is still waking up.
+        if (shoot.hibernated()) {
+            return leave("Cannot start probe. Cluster is waking up from hibernation");
+        }
+        if (lastOperation.isEmpty()) {
+            return leave("Cannot start probe. Cluster is creation phase");
+        }
+        LastOperation operation = lastOperation.get();
+        if (allowsProbing(operation)) {
+            return new Eligibility(ProbeAction.START, "Cluster's last operation is " + operation.type()
+                    + (operation.state().isEmpty() ? "" : " " + operation.state()) + ", prober can run");
+        }
+        return leave("Cannot start probe. Cluster is either in migration/restore or in creation phase");
+    }
+
+    /**
+     * A reconcile in any state means the shoot was created successfully at least once; a restore or a create
+     * must have succeeded, else the control plane may not be fully up and a premature probe could scale it down.
+     */
+    private static boolean allowsProbing(LastOperation operation) {
+        return switch (operation.type()) {
+            case RECONCILE -> true;
+            case RESTORE, CREATE -> operation.state().equals(SUCCEEDED);
+            default -> false;
+        };
+    }
+
+    /**
+     * The unhealthy node condition types per worker pool, in worker order. Only workers with machine-controller-manager
+     * settings appear; one without configured conditions gets the defaults. A later worker of the same name wins.
+     */
+    public static Map<String, List<String>> workerNodeConditions(Shoot shoot) {
+        var conditions = new LinkedHashMap<String, List<String>>();
+        if (shoot != null) {
+            for (Worker worker : shoot.workers()) {
+                if (worker.hasMachineControllerManagerSettings()) {
+                    conditions.put(worker.name(), worker.nodeConditions().isEmpty()
+                            ? NodeCandidacy.DEFAULT_UNHEALTHY_CONDITIONS
+                            : worker.nodeConditions());
+                }
+            }
+        }
+        return Collections.unmodifiableMap(conditions);
+    }
+
+    /** The shoot's own {@code nodeMonitorGracePeriod} if set, else the configured one (not validated, as in the original). */
+    public static Duration effectiveGracePeriod(Shoot shoot, Duration configured) {
+        if (shoot == null) {
+            return configured;
+        }
+        return shoot.nodeMonitorGracePeriod().orElse(configured);
+    }
+
+    private static Eligibility stop(String reason) {
+        return new Eligibility(ProbeAction.STOP, reason);
+    }
+
+    private static Eligibility leave(String reason) {
+        return new Eligibility(ProbeAction.LEAVE_AS_IS, reason);
+    }
+}

@@ -1,0 +1,22 @@
+package dwd.domain.config;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Unmodifiable copies that keep nulls and order, for drafts (which mirror the file, nulls included). */
+final class Copies {
+
+    private Copies() {
+    }
+
+    static <T> List<T> listKeepingNulls(List<T> list) {
+        return list == null ? null : Collections.unmodifiableList(new ArrayList<>(list));
+    }
+
+    static <K, V> Map<K, V> mapKeepingNullsAndOrder(Map<K, V> map) {
+        return map == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(map));
+    }
+}

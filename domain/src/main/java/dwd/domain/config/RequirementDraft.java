@@ -1,0 +1,12 @@
+package dwd.domain.config;
+
+import dwd.domain.selector.RequirementInput;
+import java.util.List;
+
+/** One {@code matchExpressions} entry as written: the operator is still the raw text ({@code In}, {@code NotIn}, ...). */
+public record RequirementDraft(String key, String operator, List<String> values) implements RequirementInput {
+
+    public RequirementDraft {
+        values = Copies.listKeepingNulls(values);
+    }
+}
