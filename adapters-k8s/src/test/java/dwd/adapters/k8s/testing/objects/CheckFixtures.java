@@ -3,17 +3,15 @@ package dwd.adapters.k8s.testing.objects;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
-import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
 import io.kubernetes.client.util.PatchUtils;
-import io.kubernetes.client.util.Yaml;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.awaitility.Awaitility;
 
@@ -27,35 +25,51 @@ public final class CheckFixtures {
     public static final String VERSION = "v1";
     public static final String PLURAL = "widgets";
 
+    private static final String CRD_GROUP = "apiextensions.k8s.io";
+    private static final String CRD_VERSION = "v1";
+    private static final String CRD_PLURAL = "customresourcedefinitions";
+
     private CheckFixtures() {
     }
 
-    /** Installs a CRD from {@code /dwd/check/<file>} on the test class path (if not yet there) and waits until it is served. */
+    /**
+     * Installs a CRD from {@code /dwd/check/<file>} on the test class path (if not yet there) and waits
+     * until it is served. The CRD is sent as the raw document: the typed model would add empty schema
+     * fields that the API server rejects.
+     */
     public static void installCrd(ApiClient client, String file) {
-        V1CustomResourceDefinition crd;
+        Map<String, Object> crd;
         try (InputStream in = CheckFixtures.class.getResourceAsStream("/dwd/check/" + file)) {
             if (in == null) {
                 throw new IllegalStateException("/dwd/check/" + file + " is not on the test class path");
             }
-            crd = Yaml.loadAs(new InputStreamReader(in, StandardCharsets.UTF_8), V1CustomResourceDefinition.class);
+            crd = new org.yaml.snakeyaml.Yaml().load(new InputStreamReader(in, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        var api = new ApiextensionsV1Api(client);
+        var api = new CustomObjectsApi(client);
         try {
-            api.createCustomResourceDefinition(crd).execute();
+            api.createClusterCustomObject(CRD_GROUP, CRD_VERSION, CRD_PLURAL, crd).execute();
         } catch (ApiException e) {
             if (e.getCode() != 409) {
                 throw new IllegalStateException("cannot install CRD " + file + ": " + e.getResponseBody(), e);
             }
         }
-        String name = crd.getMetadata().getName();
+        String name = (String) ((Map<?, ?>) crd.get("metadata")).get("name");
         Awaitility.await("CRD " + name + " established")
                 .atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(100))
                 .ignoreExceptions()
-                .until(() -> api.readCustomResourceDefinition(name).execute().getStatus().getConditions().stream()
-                        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus())));
+                .until(() -> isEstablished(api.getClusterCustomObject(CRD_GROUP, CRD_VERSION, CRD_PLURAL, name).execute()));
+    }
+
+    private static boolean isEstablished(Object crd) {
+        if (!(crd instanceof Map<?, ?> object) || !(object.get("status") instanceof Map<?, ?> status)
+                || !(status.get("conditions") instanceof List<?> conditions)) {
+            return false;
+        }
+        return conditions.stream().anyMatch(condition -> condition instanceof Map<?, ?> c
+                && "Established".equals(c.get("type")) && "True".equals(c.get("status")));
     }
 
     /** Installs the Widget CRD. */
