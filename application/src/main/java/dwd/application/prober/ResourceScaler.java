@@ -1,6 +1,7 @@
 package dwd.application.prober;
 
 import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.Cancellable;
 import dwd.application.port.out.ProberObserver;
 import dwd.application.port.out.ScalableResource;
 import dwd.application.port.out.ScalableResources;
@@ -18,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
 
 /**
  * Scales one dependent resource of one shoot, as one step of a scale flow.
@@ -56,9 +56,9 @@ final class ResourceScaler {
     }
 
     /** Starts the step; the future completes when it has ended (it never completes exceptionally). */
-    CompletableFuture<StepOutcome> scale(ScaleStep step, ScaleDirection direction, BooleanSupplier cancelled,
+    CompletableFuture<StepOutcome> scale(ScaleStep step, ScaleDirection direction, FlowControl control,
             LeaseVerdict cause) {
-        var run = new StepRun(step, direction, cancelled, cause);
+        var run = new StepRun(step, direction, control, cause);
         scheduler.execute(() -> run.attempt(1));
         return run.result;
     }
@@ -67,17 +67,50 @@ final class ResourceScaler {
         private final ScaleStep step;
         private final ResourceRef ref;
         private final ScaleDirection direction;
-        private final BooleanSupplier cancelled;
+        private final FlowControl control;
         private final LeaseVerdict cause;
         private final CompletableFuture<StepOutcome> result = new CompletableFuture<>();
         private boolean delayed;
+        /** The wait the step is parked in, if any; guarded by this. */
+        private Object waiting;
 
-        StepRun(ScaleStep step, ScaleDirection direction, BooleanSupplier cancelled, LeaseVerdict cause) {
+        StepRun(ScaleStep step, ScaleDirection direction, FlowControl control, LeaseVerdict cause) {
             this.step = step;
             this.ref = step.ref();
             this.direction = direction;
-            this.cancelled = cancelled;
+            this.control = control;
             this.cause = cause;
+        }
+
+        /**
+         * Parks the step for {@code delay}, then runs {@code next}; if the flow is cancelled
+         * meanwhile, the step ends at once with {@code outcomeIfCancelled}. A step that is not
+         * parked (it is reading or writing) is never cut short: it stops at its next check.
+         */
+        private void waitThen(Duration delay, Runnable next, StepOutcome outcomeIfCancelled) {
+            Object token = new Object();
+            synchronized (this) {
+                waiting = token;
+            }
+            Cancellable timer = scheduler.schedule(delay, () -> {
+                if (leaveWait(token)) {
+                    next.run();
+                }
+            });
+            control.onCancel(() -> {
+                if (leaveWait(token)) {
+                    timer.cancel();
+                    finish(outcomeIfCancelled);
+                }
+            });
+        }
+
+        private synchronized boolean leaveWait(Object token) {
+            if (waiting != token) {
+                return false;
+            }
+            waiting = null;
+            return true;
         }
 
         void attempt(int number) {
@@ -85,10 +118,10 @@ final class ResourceScaler {
                 attemptOnce(number);
             } catch (ApiFailure failure) {
                 boolean worthRetrying = !failure.is(ApiFailure.Kind.INVALID) && !failure.is(ApiFailure.Kind.BAD_INPUT);
-                if (worthRetrying && number < tuning.attempts() && !cancelled.getAsBoolean()) {
+                if (worthRetrying && number < tuning.attempts() && !control.isCancelled()) {
                     LOG.log(System.Logger.Level.DEBUG, () -> namespace + ": " + direction + " of " + ref
                             + " failed (attempt " + number + "), retrying: " + failure.getMessage());
-                    scheduler.schedule(tuning.retryBackoff(), () -> attempt(number + 1));
+                    waitThen(tuning.retryBackoff(), () -> attempt(number + 1), StepOutcome.CANCELLED);
                 } else {
                     fail(failure.getMessage());
                 }
@@ -100,7 +133,7 @@ final class ResourceScaler {
         }
 
         private void attemptOnce(int number) {
-            if (cancelled.getAsBoolean()) {
+            if (control.isCancelled()) {
                 finish(StepOutcome.CANCELLED);
                 return;
             }
@@ -133,7 +166,11 @@ final class ResourceScaler {
                 delayed = true;
                 LOG.log(System.Logger.Level.INFO, () -> namespace + ": waiting " + step.initialDelay()
                         + " before " + (direction == ScaleDirection.UP ? "scaling up " : "scaling down ") + ref);
-                scheduler.schedule(step.initialDelay(), () -> attempt(number)); // re-read: it may no longer need it
+                waitThen(step.initialDelay(), () -> attempt(number), StepOutcome.CANCELLED); // then re-read: it may no longer need it
+                return;
+            }
+            if (control.isCancelled()) {
+                finish(StepOutcome.CANCELLED);
                 return;
             }
             int from = resource.specReplicas();
@@ -168,7 +205,7 @@ final class ResourceScaler {
          * the next level for ever.
          */
         private void awaitReadiness(Instant deadline) {
-            if (cancelled.getAsBoolean()) {
+            if (control.isCancelled()) {
                 finish(StepOutcome.SCALED);
                 return;
             }
@@ -188,8 +225,7 @@ final class ResourceScaler {
                         + " within " + tuning.readinessTimeout() + "; moving on");
                 finish(StepOutcome.SCALED);
             } else {
-                Duration wait = tuning.readinessPoll();
-                scheduler.schedule(wait, () -> awaitReadiness(deadline));
+                waitThen(tuning.readinessPoll(), () -> awaitReadiness(deadline), StepOutcome.SCALED);
             }
         }
 

@@ -23,7 +23,7 @@ final class ScaleFlow {
     private final ProberObserver observer;
     private final LeaseVerdict cause;
     private final CompletableFuture<FlowOutcome> done = new CompletableFuture<>();
-    private volatile boolean cancelled;
+    private final FlowControl control = new FlowControl();
     private boolean started;
 
     ScaleFlow(String namespace, ScalePlan plan, ResourceScaler scaler, ProberObserver observer, LeaseVerdict cause) {
@@ -48,7 +48,7 @@ final class ScaleFlow {
             return done;
         }
         started = true;
-        if (cancelled) {
+        if (control.isCancelled()) {
             done.complete(FlowOutcome.CANCELLED);
             return done;
         }
@@ -59,7 +59,7 @@ final class ScaleFlow {
 
     /** Asks the flow to stop at its next safe point; the future completes when it has stopped. */
     CompletableFuture<FlowOutcome> cancel() {
-        cancelled = true;
+        control.cancel();
         synchronized (this) {
             if (!started) {
                 started = true;
@@ -71,7 +71,7 @@ final class ScaleFlow {
 
     private void runLevel(int index) {
         List<ScaleLevel> levels = plan.levels();
-        if (cancelled) {
+        if (control.isCancelled()) {
             finish(FlowOutcome.CANCELLED);
             return;
         }
@@ -80,13 +80,13 @@ final class ScaleFlow {
             return;
         }
         List<CompletableFuture<StepOutcome>> steps = levels.get(index).steps().stream()
-                .map(step -> scaler.scale(step, plan.direction(), () -> cancelled, cause))
+                .map(step -> scaler.scale(step, plan.direction(), control, cause))
                 .toList();
         CompletableFuture.allOf(steps.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) -> {
             List<StepOutcome> outcomes = steps.stream().map(CompletableFuture::join).toList();
             if (outcomes.contains(StepOutcome.FAILED)) {
                 finish(FlowOutcome.FAILED);
-            } else if (cancelled || outcomes.contains(StepOutcome.CANCELLED)) {
+            } else if (control.isCancelled() || outcomes.contains(StepOutcome.CANCELLED)) {
                 finish(FlowOutcome.CANCELLED);
             } else {
                 runLevel(index + 1);

@@ -1,0 +1,159 @@
+package dwd.application.testing;
+
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.Clock;
+import dwd.application.port.out.ScalableResource;
+import dwd.application.port.out.ScalableResources;
+import dwd.domain.config.ResourceRef;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The seed's dependent resources in memory: annotations and replicas per namespace/name, every
+ * write logged with its (virtual) time, failures queued per resource. Ready replicas follow the
+ * spec at once unless a test says otherwise.
+ */
+public final class InMemoryResources implements ScalableResources {
+
+    /** One write: an annotation patch or a scale. */
+    public record Write(Instant at, String namespace, String name, String description) { }
+
+    private static final class Stored {
+        final Map<String, String> annotations = new TreeMap<>();
+        int specReplicas;
+        Integer fixedReadyReplicas;
+    }
+
+    /** A queued "no failure" that lets one call through. */
+    private static final ApiFailure PASS = new ApiFailure(ApiFailure.Kind.UNAVAILABLE, "pass");
+
+    private final Clock clock;
+    private final Map<String, Stored> store = new HashMap<>();
+    private final List<Write> writes = new ArrayList<>();
+    private final Map<String, Deque<ApiFailure>> failures = new HashMap<>();
+
+    public InMemoryResources(Clock clock) {
+        this.clock = clock;
+    }
+
+    private static String key(String namespace, String name) {
+        return namespace + "/" + name;
+    }
+
+    public synchronized void put(String namespace, String name, int replicas) {
+        Stored stored = new Stored();
+        stored.specReplicas = replicas;
+        store.put(key(namespace, name), stored);
+    }
+
+    public synchronized void putAnnotation(String namespace, String name, String key, String value) {
+        store.get(key(namespace, name)).annotations.put(key, value);
+    }
+
+    /** Somebody else sets the replicas (an operator, an HPA). */
+    public synchronized void setReplicas(String namespace, String name, int replicas) {
+        store.get(key(namespace, name)).specReplicas = replicas;
+    }
+
+    /** Ready replicas stay at {@code ready} whatever the spec says (a rollout that does not progress). */
+    public synchronized void fixReadyReplicas(String namespace, String name, int ready) {
+        store.get(key(namespace, name)).fixedReadyReplicas = ready;
+    }
+
+    /** The next calls on this resource (any method) fail with these, in order. */
+    public synchronized void failNext(String namespace, String name, ApiFailure... failures) {
+        Deque<ApiFailure> queue = this.failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());
+        queue.addAll(List.of(failures));
+    }
+
+    /**
+     * Lets {@code skip} calls on this resource succeed, then fails the next one: a failure (or a
+     * crash) can land between any two calls, e.g. between the annotation patch and the scale.
+     */
+    public synchronized void failAfter(String namespace, String name, int skip, ApiFailure failure) {
+        Deque<ApiFailure> queue = this.failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());
+        for (int i = 0; i < skip; i++) {
+            queue.add(PASS);
+        }
+        queue.add(failure);
+    }
+
+    public synchronized int replicas(String namespace, String name) {
+        return store.get(key(namespace, name)).specReplicas;
+    }
+
+    public synchronized Map<String, String> annotations(String namespace, String name) {
+        return Map.copyOf(store.get(key(namespace, name)).annotations);
+    }
+
+    public synchronized List<Write> writes() {
+        return List.copyOf(writes);
+    }
+
+    public synchronized List<Write> writes(String namespace) {
+        return writes.stream().filter(w -> w.namespace().equals(namespace)).toList();
+    }
+
+    private void failIfQueued(String namespace, String name) {
+        Deque<ApiFailure> queue = failures.get(key(namespace, name));
+        if (queue != null && !queue.isEmpty()) {
+            ApiFailure next = queue.poll();
+            if (next != PASS) {
+                throw next;
+            }
+        }
+    }
+
+    @Override
+    public synchronized Optional<ScalableResource> read(String namespace, ResourceRef ref, Duration timeout) {
+        failIfQueued(namespace, ref.name());
+        Stored stored = store.get(key(namespace, ref.name()));
+        if (stored == null) {
+            return Optional.empty();
+        }
+        int ready = stored.fixedReadyReplicas != null ? stored.fixedReadyReplicas : stored.specReplicas;
+        return Optional.of(new ScalableResource(ref, stored.annotations, stored.specReplicas, ready));
+    }
+
+    @Override
+    public synchronized void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
+            Duration timeout) {
+        failIfQueued(namespace, ref.name());
+        Stored stored = existing(namespace, ref);
+        var description = new StringBuilder("annotate");
+        new TreeMap<>(changes).forEach((k, v) -> {
+            if (v.isPresent()) {
+                stored.annotations.put(k, v.get());
+                description.append(' ').append(k).append('=').append(v.get());
+            } else {
+                stored.annotations.remove(k);
+                description.append(' ').append(k).append('-');
+            }
+        });
+        writes.add(new Write(clock.now(), namespace, ref.name(), description.toString()));
+    }
+
+    @Override
+    public synchronized void scale(String namespace, ResourceRef ref, int replicas, Duration timeout) {
+        failIfQueued(namespace, ref.name());
+        Stored stored = existing(namespace, ref);
+        writes.add(new Write(clock.now(), namespace, ref.name(), "scale " + stored.specReplicas + "->" + replicas));
+        stored.specReplicas = replicas;
+    }
+
+    private Stored existing(String namespace, ResourceRef ref) {
+        Stored stored = store.get(key(namespace, ref.name()));
+        if (stored == null) {
+            throw new ApiFailure(ApiFailure.Kind.NOT_FOUND, ref + " not found in " + namespace);
+        }
+        return stored;
+    }
+}
