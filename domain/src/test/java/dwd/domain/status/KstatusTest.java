@@ -132,6 +132,19 @@ class KstatusTest {
         }
 
         @Test
+        void aReconcilingWithoutReasonGivesNoReason() {
+            var result = kstatus(custom(map("observedGeneration", 2, "conditions", list(condition("Reconciling", "True")))));
+            assertThat(result.status()).isEqualTo(KstatusStatus.IN_PROGRESS);
+            assertThat(result.reason()).isEmpty();
+        }
+
+        @Test
+        void statusValuesAreSpelledAsKstatusSpellsThem() {
+            assertThat(KstatusStatus.IN_PROGRESS.text()).isEqualTo("InProgress");
+            assertThat(KstatusStatus.NOT_FOUND).hasToString("NotFound");
+        }
+
+        @Test
         void malformedConditionsAreAnError() {
             var result = kstatus(custom(map("conditions", list(map("type", "Ready", "status", true)))));
             assertThat(result.status()).isEqualTo(KstatusStatus.UNKNOWN);
@@ -170,6 +183,52 @@ class KstatusTest {
         }
 
         @Test
+        void statefulSetReplicaCounts() {
+            var lessReplicas = object("apps/v1", "StatefulSet", map("name", "s"), map("replicas", 3), map("replicas", 1));
+            assertResult(kstatus(lessReplicas), KstatusStatus.IN_PROGRESS, "LessReplicas", "Replicas: 1/3");
+            var extra = object("apps/v1", "StatefulSet", map("name", "s"), map("replicas", 2),
+                    map("replicas", 5, "readyReplicas", 5));
+            assertResult(kstatus(extra), KstatusStatus.IN_PROGRESS, "ExtraPods", "Pending termination: 3");
+            var partitionDone = object("apps/v1", "StatefulSet", map("name", "s"),
+                    map("replicas", 3, "updateStrategy", map("rollingUpdate", map("partition", 1))),
+                    map("replicas", 3, "readyReplicas", 3, "updatedReplicas", 2));
+            assertThat(kstatus(partitionDone).message()).isEqualTo("Partition rollout complete. updated: 2");
+            var lessCurrent = object("apps/v1", "StatefulSet", map("name", "s"), map("replicas", 3),
+                    map("replicas", 3, "readyReplicas", 3, "currentReplicas", 2));
+            assertResult(kstatus(lessCurrent), KstatusStatus.IN_PROGRESS, "LessCurrent", "current: 2/3");
+        }
+
+        @Test
+        void replicaSetReplicaCounts() {
+            var lessAvailable = object("apps/v1", "ReplicaSet", map("name", "r"), map("replicas", 3),
+                    map("replicas", 3, "fullyLabeledReplicas", 3, "availableReplicas", 1));
+            assertResult(kstatus(lessAvailable), KstatusStatus.IN_PROGRESS, "LessAvailable", "Available: 1/3");
+            var lessReady = object("apps/v1", "ReplicaSet", map("name", "r"), map("replicas", 3),
+                    map("replicas", 3, "fullyLabeledReplicas", 3, "availableReplicas", 3, "readyReplicas", 2));
+            assertResult(kstatus(lessReady), KstatusStatus.IN_PROGRESS, "LessReady", "Ready: 2/3");
+            var extra = object("apps/v1", "ReplicaSet", map("name", "r"), map("replicas", 1),
+                    map("replicas", 4, "fullyLabeledReplicas", 4, "availableReplicas", 4, "readyReplicas", 4));
+            assertResult(kstatus(extra), KstatusStatus.IN_PROGRESS, "ExtraPods", "Pending termination: 3");
+        }
+
+        @Test
+        void daemonSetCounts() {
+            var base = map("name", "d", "generation", 1);
+            assertResult(kstatus(object("apps/v1", "DaemonSet", base, map(), map("observedGeneration", 1,
+                    "desiredNumberScheduled", 3, "currentNumberScheduled", 2))), KstatusStatus.IN_PROGRESS, "LessCurrent", "Current: 2/3");
+            assertResult(kstatus(object("apps/v1", "DaemonSet", base, map(), map("observedGeneration", 1,
+                    "desiredNumberScheduled", 3, "currentNumberScheduled", 3, "updatedNumberScheduled", 1))),
+                    KstatusStatus.IN_PROGRESS, "LessUpdated", "Updated: 1/3");
+            assertResult(kstatus(object("apps/v1", "DaemonSet", base, map(), map("observedGeneration", 1,
+                    "desiredNumberScheduled", 3, "currentNumberScheduled", 3, "updatedNumberScheduled", 3,
+                    "numberAvailable", 3, "numberReady", 0))), KstatusStatus.IN_PROGRESS, "LessReady", "Ready: 0/3");
+            assertThat(kstatus(object("extensions/v1beta1", "DaemonSet", map("name", "d"), map(), map())).message())
+                    .isEqualTo("DaemonSet metadata.generation not found");
+            assertThat(kstatus(object("apps/v1", "DaemonSet", map("name", "d", "generation", 1.0), map(), map())).status())
+                    .isEqualTo(KstatusStatus.UNKNOWN);
+        }
+
+        @Test
         void replicaSets() {
             var failure = object("apps/v1", "ReplicaSet", map("name", "r"), map("replicas", 1),
                     map("conditions", list(condition("ReplicaFailure", "True"))));
@@ -202,7 +261,8 @@ class KstatusTest {
         @Test
         void podsByPhase() {
             assertThat(kstatus(pod("Succeeded", null)).message()).isEqualTo("Pod has completed successfully");
-            assertThat(kstatus(pod("Failed", null)).status()).isEqualTo(KstatusStatus.CURRENT);
+            assertThat(kstatus(pod("Failed", null))).isEqualTo(new KstatusResult(KstatusStatus.CURRENT,
+                    "Pod has completed, but not successfully", java.util.List.of()));
             assertThat(kstatus(pod("Running", list(condition("Ready", "True")))).message()).isEqualTo("Pod is Ready");
             assertResult(kstatus(pod("Running", list(condition("Ready", "False")))), KstatusStatus.IN_PROGRESS,
                     "PodRunningNotReady", "Pod is running but is not Ready");
@@ -257,6 +317,8 @@ class KstatusTest {
                     condition("NamesAccepted", "False", "Conflict", "kind taken"))))), KstatusStatus.FAILED, "Conflict", "kind taken");
             assertResult(kstatus(object(apiVersion, "CustomResourceDefinition", map("name", "c"), null, map("conditions", list(
                     condition("Established", "False", "Installing", "wait"))))), KstatusStatus.IN_PROGRESS, "Installing", "Install in progress");
+            assertResult(kstatus(object(apiVersion, "CustomResourceDefinition", map("name", "c"), null, map("conditions", list(
+                    condition("Established", "False", "Broken", "schema rejected"))))), KstatusStatus.FAILED, "Broken", "schema rejected");
             assertThat(kstatus(object(apiVersion, "CustomResourceDefinition", map("name", "c"), null, map("conditions", list(
                     condition("Established", "True"), condition("NamesAccepted", "False"))))).message()).isEqualTo("CRD is established");
         }

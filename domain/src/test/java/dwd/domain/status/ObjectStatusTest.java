@@ -49,6 +49,29 @@ class ObjectStatusTest {
     }
 
     @Test
+    void integersOfEveryJavaTypeAreIntegersButTooBigOnesAreNot() {
+        assertThat(ObjectDocument.asInteger((short) 3)).contains(3L);
+        assertThat(ObjectDocument.asInteger((byte) 4)).contains(4L);
+        assertThat(ObjectDocument.asInteger(BigInteger.valueOf(Long.MAX_VALUE))).contains(Long.MAX_VALUE);
+        assertThat(ObjectDocument.asInteger(BigInteger.valueOf(Long.MAX_VALUE).add(BigInteger.ONE))).isEmpty();
+        assertThat(ObjectDocument.asInteger(2.0)).isEmpty();
+    }
+
+    @Test
+    void controlCharactersAreQuotedAsGoQuotesThem() {
+        assertThat(GoQuoting.quote("a\u0001b\tc\u0085")).isEqualTo("\"a\\x01b\\tc\\u0085\"");
+    }
+
+    @Test
+    void findingsAndIdentitiesPrintReadably() {
+        assertThat(new Finding(CheckCode.FAIL0002, "Ready condition must always be present"))
+                .hasToString("FAIL0002 failure: Ready condition must always be present");
+        assertThat(Severity.WARNING.word()).isEqualTo("warning");
+        assertThat(new ObjectIdentity("v1", "Pod", "ns", "p")).hasToString("Pod/ns/p");
+        assertThat(new ObjectIdentity("/v1", "Odd", "", "o").group()).isEmpty();
+    }
+
+    @Test
     void aDecimalGenerationIsReportedWithItsPath() {
         assertThatThrownBy(() -> ObjectStatus.from(object(1.0, 1, List.of())))
                 .isInstanceOf(MalformedObjectException.class)
