@@ -4,8 +4,14 @@ module dwd.adapters.k8s {
     requires io.kubernetes.client.java;
     requires io.kubernetes.client.java.api;
     requires okhttp3; // client-java's signatures expose okhttp3 types
-    requires com.google.gson; // objects of any kind are read as raw JSON
+    requires com.google.gson; // responses are read as plain JSON, not through client-java's strict models
+    requires org.yaml.snakeyaml; // to report a kubeconfig's YAML error by position, without quoting it
+    requires org.apache.logging.log4j;
 
     exports dwd.adapters.k8s to dwd.bootstrap;
     exports dwd.adapters.k8s.objects to dwd.bootstrap;
+    exports dwd.adapters.k8s.prober to dwd.bootstrap;
+
+    // Gson fills the slim Secret model reflectively (client-java's V1Secret would quote secrets in errors).
+    opens dwd.adapters.k8s.prober.secret to com.google.gson;
 }

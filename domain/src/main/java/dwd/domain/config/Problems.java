@@ -32,10 +32,6 @@ final class Problems {
         }
     }
 
-    boolean isEmpty() {
-        return found.isEmpty();
-    }
-
     /** The value built by {@code build} when nothing was found, else every problem. */
     <T> Validated<T> outcome(Supplier<T> build) {
         return found.isEmpty() ? new Validated.Valid<>(build.get()) : new Validated.Invalid<>(found);

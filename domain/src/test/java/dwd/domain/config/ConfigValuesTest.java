@@ -2,6 +2,7 @@ package dwd.domain.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import dwd.domain.selector.LabelSelector;
 import dwd.domain.selector.Requirement;
@@ -11,9 +12,12 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ConfigValuesTest {
@@ -69,22 +73,44 @@ class ConfigValuesTest {
         assertThatThrownBy(() -> new ScaleInfo(0, Duration.ZERO, Duration.ZERO)).hasMessage("timeout must be positive, was 0s");
     }
 
-    @Test
-    void aProberConfigCannotBeBuiltBreakingTheRulesValidationEnforces() {
+    static Stream<Arguments> brokenProberConfigs() {
         List<DependentResourceInfo> resources = ConfigFixtures.valid(ConfigFixtures.gardenerProberConfig()).dependentResourceInfos();
+        Duration zero = Duration.ZERO;
+        Duration minus = Duration.ofSeconds(-1);
+        return Stream.of(
+                arguments(" ", SECONDS_30, SECONDS_30, SECONDS_30, 0.2, resources, SECONDS_30, 0.6, 1, 1, "kubeConfigSecretName must not be empty"),
+                arguments("s", zero, SECONDS_30, SECONDS_30, 0.2, resources, SECONDS_30, 0.6, 1, 1, "probeInterval must be positive"),
+                arguments("s", SECONDS_30, minus, SECONDS_30, 0.2, resources, SECONDS_30, 0.6, 1, 1, "initialDelay must not be negative"),
+                arguments("s", SECONDS_30, SECONDS_30, zero, 0.2, resources, SECONDS_30, 0.6, 1, 1, "probeTimeout must be positive"),
+                arguments("s", SECONDS_30, SECONDS_30, SECONDS_30, Double.NaN, resources, SECONDS_30, 0.6, 1, 1, "backoffJitterFactor must be between 0 and 1"),
+                arguments("s", SECONDS_30, SECONDS_30, SECONDS_30, -0.1, resources, SECONDS_30, 0.6, 1, 1, "backoffJitterFactor must be between 0 and 1"),
+                arguments("s", SECONDS_30, SECONDS_30, SECONDS_30, 1.1, resources, SECONDS_30, 0.6, 1, 1, "backoffJitterFactor must be between 0 and 1"),
+                arguments("s", SECONDS_30, SECONDS_30, SECONDS_30, 0.2, List.of(), SECONDS_30, 0.6, 1, 1, "dependentResourceInfos must not be empty"),
+                arguments("s", SECONDS_30, SECONDS_30, SECONDS_30, 0.2, resources, zero, 0.6, 1, 1, "kcmNodeMonitorGraceDuration must be positive"),
+                arguments("s", SECONDS_30, SECONDS_30, SECONDS_30, 0.2, resources, SECONDS_30, 0.0, 1, 1, "nodeLeaseFailureFraction must be greater than 0 and at most 1"),
+                arguments("s", SECONDS_30, SECONDS_30, SECONDS_30, 0.2, resources, SECONDS_30, 1.01, 1, 1, "nodeLeaseFailureFraction must be greater than 0 and at most 1"),
+                arguments("s", SECONDS_30, SECONDS_30, SECONDS_30, 0.2, resources, SECONDS_30, 0.6, 0, 1, "failureThreshold must be at least 1"),
+                arguments("s", SECONDS_30, SECONDS_30, SECONDS_30, 0.2, resources, SECONDS_30, 0.6, 1, 0, "successThreshold must be at least 1"));
+    }
 
-        assertThatThrownBy(() -> new ProberConfig("s", Duration.ZERO, SECONDS_30, SECONDS_30, 0.2, resources, SECONDS_30, 0.6, 1, 1))
-                .hasMessage("probeInterval must be positive");
-        assertThatThrownBy(() -> new ProberConfig("s", SECONDS_30, SECONDS_30, SECONDS_30, 0.2, List.of(), SECONDS_30, 0.6, 1, 1))
-                .hasMessage("dependentResourceInfos must not be empty");
-        assertThatThrownBy(() -> new ProberConfig("s", SECONDS_30, SECONDS_30, SECONDS_30, Double.NaN, resources, SECONDS_30, 0.6, 1, 1))
-                .hasMessage("backoffJitterFactor must be between 0 and 1");
-        assertThatThrownBy(() -> new ProberConfig("s", SECONDS_30, SECONDS_30, SECONDS_30, 0.2, resources, SECONDS_30, 0, 1, 1))
-                .hasMessage("nodeLeaseFailureFraction must be greater than 0 and at most 1");
-        assertThatThrownBy(() -> new ProberConfig("s", SECONDS_30, SECONDS_30, SECONDS_30, 0.2, resources, SECONDS_30, 0.6, 1, 0))
-                .hasMessage("successThreshold must be at least 1");
-        assertThatThrownBy(() -> new ProberConfig(" ", SECONDS_30, SECONDS_30, SECONDS_30, 0.2, resources, SECONDS_30, 0.6, 1, 1))
-                .hasMessage("kubeConfigSecretName must not be empty");
+    @ParameterizedTest(name = "{10}")
+    @MethodSource("brokenProberConfigs")
+    void aProberConfigCannotBeBuiltBreakingTheRulesValidationEnforces(String secret, Duration interval, Duration initialDelay,
+            Duration timeout, double jitter, List<DependentResourceInfo> resources, Duration grace, double fraction,
+            int failures, int successes, String problem) {
+        assertThatThrownBy(() -> new ProberConfig(secret, interval, initialDelay, timeout, jitter, resources, grace, fraction,
+                failures, successes))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(problem);
+    }
+
+    @Test
+    void aProberConfigAcceptsTheEdgesOfEveryRange() {
+        List<DependentResourceInfo> resources = ConfigFixtures.valid(ConfigFixtures.gardenerProberConfig()).dependentResourceInfos();
+        Duration tiny = Duration.ofNanos(1);
+
+        assertThat(new ProberConfig("s", tiny, Duration.ZERO, tiny, 0, resources, tiny, Double.MIN_VALUE, 1, 1).backoffJitterFactor()).isZero();
+        assertThat(new ProberConfig("s", tiny, Duration.ZERO, tiny, 1, resources, tiny, 1, 1, 1).nodeLeaseFailureFraction()).isEqualTo(1);
     }
 
     @Test

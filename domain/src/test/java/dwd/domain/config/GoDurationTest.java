@@ -47,6 +47,8 @@ class GoDurationTest {
             "9223372036854775807ns, 9223372036854775807",
             "-9223372036854775808ns, -9223372036854775808",
             "00010s, 10000000000",
+            "0.9223372036854775808s, 922337203",
+            "-9223372036.854775808s, -9223372036854775808",
             "1.00000000000000000000000000001s, 1000000000",
     })
     void parsesWhatGoParses(String text, long nanos) {
@@ -96,6 +98,18 @@ class GoDurationTest {
     }
 
     @Test
+    void pointsOutSpacesOnlyWhenThereAreAny() {
+        assertThatThrownBy(() -> GoDuration.parse(" 10s")).hasMessageContaining("(spaces are not allowed: write e.g. 30s or 1h30m, not 1h 30m)");
+        assertThatThrownBy(() -> GoDuration.parse("s10")).hasMessageNotContaining("spaces");
+    }
+
+    @Test
+    void saysWhetherTheTextIsEmptyOrBlank() {
+        assertThatThrownBy(() -> GoDuration.parse("")).hasMessageStartingWith("invalid duration \"\": the text is empty; ");
+        assertThatThrownBy(() -> GoDuration.parse("  ")).hasMessageStartingWith("invalid duration \"  \": the text is blank; ");
+    }
+
+    @Test
     void rejectsNullWithAMessage() {
         assertThatThrownBy(() -> GoDuration.parse(null))
                 .isInstanceOf(InvalidGoDuration.class)
@@ -119,6 +133,8 @@ class GoDurationTest {
             "1001, 1.001\u00B5s",
             "300000000, 300ms",
             "1000001, 1.000001ms",
+            "999999, 999.999\u00B5s",
+            "1000000, 1ms",
             "999999999, 999.999999ms",
             "1000000000, 1s",
             "1000000001, 1.000000001s",

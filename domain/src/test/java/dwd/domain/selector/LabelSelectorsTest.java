@@ -190,6 +190,10 @@ class LabelSelectorsTest {
         assertThatThrownBy(() -> Requirement.in("role", "a b")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LabelSelector.of(Map.of("role", "a b"))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LabelSelector.of(Map.of("-role", "a"))).isInstanceOf(IllegalArgumentException.class);
+        Map<String, String> withoutValue = new LinkedHashMap<>();
+        withoutValue.put("role", null);
+        assertThatThrownBy(() -> LabelSelector.of(withoutValue)).isInstanceOf(NullPointerException.class)
+                .hasMessage("value of label role");
     }
 
     @ParameterizedTest

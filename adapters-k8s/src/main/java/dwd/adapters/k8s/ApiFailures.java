@@ -1,0 +1,208 @@
+package dwd.adapters.k8s;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.ApiFailure.Kind;
+import io.kubernetes.client.openapi.ApiException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.net.ssl.SSLException;
+
+/**
+ * Translates what client-java throws into the ports' {@link ApiFailure}, so no client exception
+ * crosses a port.
+ *
+ * <p>Every message starts with the action that failed ({@code "reading apps/v1 Deployment kcm in
+ * namespace shoot--a"}) and adds what the server or the transport said. Messages never carry
+ * response bodies verbatim, request headers, or the JSON that a client-java model rejected, so a
+ * failed read of a secret cannot leak its content into a log.
+ */
+public final class ApiFailures {
+
+    /** Status messages are cut here: enough to understand, never a whole document. */
+    private static final int MAX_DETAIL = 300;
+
+    private ApiFailures() {
+    }
+
+    /** A client-java call that may fail with an {@link ApiException} or an {@link IOException}. */
+    @FunctionalInterface
+    public interface ApiCall<T> {
+        T call() throws ApiException, IOException;
+    }
+
+    /**
+     * Runs {@code call} and translates its failure.
+     *
+     * @param action what the call does, for the message, e.g. {@code "listing nodes of shoot x"}
+     * @throws ApiFailure when the call fails in any way client-java reports
+     */
+    public static <T> T call(String action, ApiCall<T> call) {
+        try {
+            return call.call();
+        } catch (ApiException | IOException | IllegalArgumentException | JsonParseException e) {
+            throw translate(action, e);
+        }
+    }
+
+    /** The failure of {@code action} that {@code error} reports. */
+    public static ApiFailure translate(String action, Throwable error) {
+        return switch (error) {
+            case ApiFailure alreadyTranslated -> alreadyTranslated;
+            case ApiException api -> fromApiException(action, api);
+            case IOException io -> fromTransport(action, io);
+            case JsonParseException json -> new ApiFailure(Kind.INVALID,
+                    action + ": the response is not the JSON expected: " + cut(json.getMessage()));
+            case IllegalArgumentException model -> new ApiFailure(Kind.INVALID,
+                    action + ": the response does not fit client-java's model (is the server newer than"
+                            + " Kubernetes 1.36?): " + withoutJson(model.getMessage()));
+            default -> fromTransportCause(action, error);
+        };
+    }
+
+    private static ApiFailure fromApiException(String action, ApiException e) {
+        int code = e.getCode();
+        if (code == 0) {
+            return fromTransportCause(action, e.getCause());
+        }
+        String detail = action + ": " + code + statusSummary(e.getResponseBody());
+        return switch (code) {
+            case 400, 422 -> new ApiFailure(Kind.INVALID, detail);
+            case 401 -> new ApiFailure(Kind.UNAUTHORIZED, detail);
+            case 403 -> new ApiFailure(Kind.FORBIDDEN, detail);
+            case 404 -> new ApiFailure(Kind.NOT_FOUND, detail);
+            case 408 -> new ApiFailure(Kind.TIMEOUT, detail);
+            case 409 -> new ApiFailure(Kind.CONFLICT, detail);
+            case 429 -> {
+                Optional<Duration> retryAfter = retryAfter(e.getResponseHeaders(), e.getResponseBody());
+                yield new ApiFailure(Kind.THROTTLED,
+                        detail + retryAfter.map(wait -> " (retry after " + wait.toSeconds() + "s)").orElse(""),
+                        retryAfter, null);
+            }
+            default -> code >= 400 && code < 500
+                    ? new ApiFailure(Kind.INVALID, detail)
+                    : new ApiFailure(Kind.UNAVAILABLE, detail); // 5xx, and anything a server should not say
+        };
+    }
+
+    private static ApiFailure fromTransportCause(String action, Throwable cause) {
+        if (cause instanceof IOException io) {
+            return fromTransport(action, io);
+        }
+        String what = cause == null ? "no response" : cause.getClass().getSimpleName();
+        return new ApiFailure(Kind.UNAVAILABLE, action + ": the call failed (" + what + ")");
+    }
+
+    private static ApiFailure fromTransport(String action, IOException e) {
+        // SocketTimeoutException is a read/connect timeout; a bare InterruptedIOException("timeout")
+        // is OkHttp's call timeout.
+        if (e instanceof SocketTimeoutException || e instanceof InterruptedIOException) {
+            return new ApiFailure(Kind.TIMEOUT, action + ": timed out (" + transportDetail(e) + ")", e);
+        }
+        String problem = switch (e) {
+            case ConnectException ignored -> "cannot connect";
+            case UnknownHostException ignored -> "unknown host";
+            case SSLException ignored -> "TLS failed";
+            default -> "connection failed";
+        };
+        return new ApiFailure(Kind.UNAVAILABLE, action + ": " + problem + " (" + transportDetail(e) + ")", e);
+    }
+
+    private static String transportDetail(IOException e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName()
+                : e.getClass().getSimpleName() + ": " + cut(e.getMessage());
+    }
+
+    /** {@code " NotFound: deployments.apps \"x\" not found"} from a Status body, or {@code ""}. */
+    private static String statusSummary(String body) {
+        Optional<JsonObject> status = parseObject(body);
+        if (status.isEmpty()) {
+            return "";
+        }
+        String reason = text(status.get(), "reason");
+        String message = text(status.get(), "message");
+        StringBuilder summary = new StringBuilder();
+        if (!reason.isEmpty()) {
+            summary.append(' ').append(reason);
+        }
+        if (!message.isEmpty()) {
+            summary.append(": ").append(cut(message));
+        }
+        return summary.toString();
+    }
+
+    /** The {@code Retry-After} header in seconds, else the Status's {@code details.retryAfterSeconds}. */
+    static Optional<Duration> retryAfter(Map<String, List<String>> headers, String body) {
+        if (headers != null) {
+            for (var header : headers.entrySet()) {
+                if ("Retry-After".equalsIgnoreCase(header.getKey()) && header.getValue() != null) {
+                    for (String value : header.getValue()) {
+                        Optional<Duration> seconds = seconds(value);
+                        if (seconds.isPresent()) {
+                            return seconds;
+                        }
+                    }
+                }
+            }
+        }
+        return parseObject(body)
+                .map(status -> status.get("details"))
+                .filter(JsonElement::isJsonObject)
+                .map(details -> details.getAsJsonObject().get("retryAfterSeconds"))
+                .flatMap(value -> value != null && value.isJsonPrimitive() ? seconds(value.getAsString()) : Optional.empty());
+    }
+
+    private static Optional<Duration> seconds(String value) {
+        try {
+            long seconds = Long.parseLong(value.trim());
+            return seconds >= 0 ? Optional.of(Duration.ofSeconds(seconds)) : Optional.empty();
+        } catch (NumberFormatException | NullPointerException e) {
+            return Optional.empty(); // an HTTP date: the API server never sends one
+        }
+    }
+
+    private static Optional<JsonObject> parseObject(String body) {
+        if (body == null || body.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            JsonElement parsed = JsonParser.parseString(body);
+            return parsed.isJsonObject() ? Optional.of(parsed.getAsJsonObject()) : Optional.empty();
+        } catch (JsonParseException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String text(JsonObject object, String field) {
+        JsonElement value = object.get(field);
+        return value != null && value.isJsonPrimitive() ? value.getAsString() : "";
+    }
+
+    /** A model's rejection names the offending field, then appends the whole JSON: keep only the first part. */
+    private static String withoutJson(String message) {
+        if (message == null) {
+            return "rejected";
+        }
+        int json = message.indexOf("JSON:");
+        return cut(json < 0 ? message : message.substring(0, json).strip());
+    }
+
+    /** One line, at most {@link #MAX_DETAIL} characters. */
+    static String cut(String text) {
+        if (text == null) {
+            return "";
+        }
+        String oneLine = text.replaceAll("\\s+", " ").strip();
+        return oneLine.length() <= MAX_DETAIL ? oneLine : oneLine.substring(0, MAX_DETAIL) + "…";
+    }
+}

@@ -1,0 +1,118 @@
+package dwd.adapters.k8s.prober;
+
+import dwd.adapters.k8s.ApiFailures;
+import dwd.adapters.k8s.OwnedClients;
+import dwd.adapters.k8s.prober.secret.KubeconfigSecret;
+import dwd.adapters.k8s.prober.secret.KubeconfigSecretList;
+import dwd.application.port.out.ApiFailure;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import okhttp3.Call;
+
+/**
+ * The {@code kubeconfig} of the shoot-access secrets in the seed.
+ *
+ * <p>Each probe of each shoot needs its secret, every few seconds. A direct GET for each would put
+ * one seed request per probe on the seed's API server, and would make probes fail whenever the seed
+ * hiccups. So for each secret name (in practice one, the same in every shoot namespace) an informer
+ * over all namespaces, restricted by the field selector {@code metadata.name=<name>}, keeps those
+ * secrets in memory and sees token rotations as they happen. The cache answers when it holds the
+ * secret; otherwise (not yet synced, or a secret created a moment ago) a direct GET does, so a
+ * missing secret is always confirmed by the server and a missing permission shows up as FORBIDDEN
+ * rather than as a cache that never fills.
+ */
+final class KubeconfigSecrets implements AutoCloseable {
+
+    static final String KUBECONFIG_KEY = "kubeconfig";
+
+    private final Supplier<ApiClient> newSeedClient;
+    private final ApiClient reader;
+    private final Map<String, SecretInformer> informers = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    KubeconfigSecrets(Supplier<ApiClient> newSeedClient) {
+        this.newSeedClient = newSeedClient;
+        this.reader = newSeedClient.get();
+    }
+
+    /**
+     * The kubeconfig document in data key {@code kubeconfig} of secret {@code namespace/name}.
+     *
+     * @throws ApiFailure NOT_FOUND when the secret does not exist, BAD_INPUT when it has no such key,
+     *     or the kind of the seed read's failure
+     */
+    byte[] kubeconfig(String namespace, String name, Duration timeout) {
+        String secret = "secret " + namespace + "/" + name;
+        KubeconfigSecret found = cached(namespace, name).orElseGet(() -> read(namespace, name, timeout));
+        String encoded = found.base64Data(KUBECONFIG_KEY).orElseThrow(() -> new ApiFailure(
+                ApiFailure.Kind.BAD_INPUT, secret + " has no data key '" + KUBECONFIG_KEY + "'"));
+        try {
+            return Base64.getDecoder().decode(encoded);
+        } catch (IllegalArgumentException notBase64) {
+            throw new ApiFailure(ApiFailure.Kind.BAD_INPUT,
+                    secret + ": data key '" + KUBECONFIG_KEY + "' is not base64");
+        }
+    }
+
+    /** The secret as the cache holds it; starts the cache for {@code name} on first use. */
+    Optional<KubeconfigSecret> cached(String namespace, String name) {
+        if (closed) {
+            throw new ApiFailure(ApiFailure.Kind.UNAVAILABLE,
+                    "reading secret " + namespace + "/" + name + ": the shoot clients are closed");
+        }
+        SecretInformer informer = informers.computeIfAbsent(name, this::startInformer);
+        return informer.informer.hasSynced()
+                ? Optional.ofNullable(informer.informer.getIndexer().getByKey(namespace + "/" + name))
+                : Optional.empty();
+    }
+
+    private KubeconfigSecret read(String namespace, String name, Duration timeout) {
+        return ApiFailures.call("reading secret " + namespace + "/" + name, () -> {
+            Call call = new CoreV1Api(reader).readNamespacedSecret(name, namespace).buildCall(null);
+            call.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+            return reader.<KubeconfigSecret>execute(call, KubeconfigSecret.class).getData();
+        });
+    }
+
+    private SecretInformer startInformer(String name) {
+        ApiClient client = OwnedClients.forInformers(newSeedClient);
+        CoreV1Api core = new CoreV1Api(client);
+        // A factory per secret name: factories key informers by class.
+        SharedInformerFactory factory = new SharedInformerFactory(client);
+        SharedIndexInformer<KubeconfigSecret> informer = factory.sharedIndexInformerFor(
+                params -> core.listSecretForAllNamespaces()
+                        .fieldSelector("metadata.name=" + name)
+                        .resourceVersion(params.resourceVersion)
+                        .timeoutSeconds(params.timeoutSeconds)
+                        .watch(params.watch)
+                        .buildCall(null),
+                KubeconfigSecret.class, KubeconfigSecretList.class);
+        factory.startAllRegisteredInformers();
+        return new SecretInformer(client, factory, informer);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        informers.values().forEach(SecretInformer::stop);
+        informers.clear();
+        OwnedClients.release(reader);
+    }
+
+    private record SecretInformer(ApiClient client, SharedInformerFactory factory,
+                                  SharedIndexInformer<KubeconfigSecret> informer) {
+        void stop() {
+            factory.stopAllRegisteredInformers(true);
+            OwnedClients.release(client);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dwd.adapters.k8s.prober;
+
+import com.google.gson.JsonObject;
+import dwd.adapters.k8s.ApiFailures;
+import dwd.adapters.k8s.JsonCalls;
+import dwd.adapters.k8s.JsonFields;
+import dwd.adapters.k8s.OwnedClients;
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.ShootApi;
+import dwd.domain.config.GoDuration;
+import dwd.domain.lease.Node;
+import dwd.domain.lease.NodeCondition;
+import dwd.domain.lease.NodeLease;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.VersionApi;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import okhttp3.Call;
+
+/**
+ * Reads of one shoot's API server through a client built for one probe run. Responses are read as
+ * plain JSON, never through client-java's strict models: a shoot may run a newer Kubernetes than
+ * client-java knows, and a new field on Node must not stop the probe.
+ */
+final class KubernetesShootApi implements ShootApi {
+
+    static final String NODE_LEASE_NAMESPACE = "kube-node-lease";
+    /** Lists are read in pages, so a large shoot's nodes are never all in memory as JSON at once. */
+    static final int PAGE_SIZE = 500;
+
+    private final ApiClient client;
+    private final Duration timeout;
+    private final String shoot;
+
+    KubernetesShootApi(String namespace, ApiClient client, Duration timeout) {
+        this.client = client;
+        this.timeout = timeout;
+        this.shoot = "shoot " + namespace + " (" + client.getBasePath() + ")";
+    }
+
+    @Override
+    public String version() {
+        String action = shoot + ": GET /version";
+        JsonObject version = ApiFailures.call(action,
+                () -> JsonCalls.execute(client, new VersionApi(client).getCode().buildCall(null), timeout));
+        return JsonFields.string(version, "gitVersion")
+                .orElseThrow(() -> new ApiFailure(ApiFailure.Kind.INVALID, action + ": the answer has no gitVersion"));
+    }
+
+    @Override
+    public List<Node> nodes() {
+        CoreV1Api core = new CoreV1Api(client);
+        return listAll(shoot + ": listing nodes",
+                token -> core.listNode().limit(PAGE_SIZE)._continue(token).buildCall(null),
+                KubernetesShootApi::toNode);
+    }
+
+    @Override
+    public List<NodeLease> nodeLeases() {
+        CoordinationV1Api coordination = new CoordinationV1Api(client);
+        return listAll(shoot + ": listing leases in " + NODE_LEASE_NAMESPACE,
+                token -> coordination.listNamespacedLease(NODE_LEASE_NAMESPACE).limit(PAGE_SIZE)._continue(token)
+                        .buildCall(null),
+                KubernetesShootApi::toLease);
+    }
+
+    @Override
+    public void close() {
+        OwnedClients.release(client);
+    }
+
+    /** Builds the call for one page, given the continue token of the previous page (null for the first). */
+    @FunctionalInterface
+    private interface PageCall {
+        Call page(String continueToken) throws ApiException;
+    }
+
+    /** Every item of a paged list; all pages together take at most {@link #timeout}. */
+    private <T> List<T> listAll(String action, PageCall pageCall, Function<JsonObject, T> map) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<T> items = new ArrayList<>();
+        String token = null;
+        do {
+            Duration remaining = Duration.ofNanos(deadline - System.nanoTime());
+            if (remaining.isNegative() || remaining.isZero()) {
+                throw new ApiFailure(ApiFailure.Kind.TIMEOUT,
+                        action + ": timed out: not all pages arrived within " + GoDuration.format(timeout));
+            }
+            String continueToken = token;
+            JsonObject page = ApiFailures.call(action,
+                    () -> JsonCalls.execute(client, pageCall.page(continueToken), remaining));
+            for (JsonObject item : JsonFields.objects(page, "items")) {
+                items.add(map.apply(item));
+            }
+            token = JsonFields.string(page, "metadata", "continue").filter(next -> !next.isEmpty()).orElse(null);
+        } while (token != null);
+        return items;
+    }
+
+    static Node toNode(JsonObject node) {
+        List<NodeCondition> conditions = JsonFields.objects(node, "status", "conditions").stream()
+                .map(condition -> new NodeCondition(
+                        JsonFields.string(condition, "type").orElse(""),
+                        JsonFields.string(condition, "status").orElse(""),
+                        JsonFields.string(condition, "reason").orElse("")))
+                .toList();
+        return new Node(
+                JsonFields.string(node, "metadata", "name").orElse(""),
+                JsonFields.stringMap(node, "metadata", "labels"),
+                JsonFields.stringMap(node, "metadata", "annotations"),
+                conditions);
+    }
+
+    /** A lease; a renewTime that is missing or not a time reads as none, which makes the lease no candidate. */
+    static NodeLease toLease(JsonObject lease) {
+        Optional<Instant> renewTime = JsonFields.string(lease, "spec", "renewTime").flatMap(text -> {
+            try {
+                return Optional.of(OffsetDateTime.parse(text).toInstant());
+            } catch (DateTimeParseException notATime) {
+                return Optional.empty();
+            }
+        });
+        return new NodeLease(JsonFields.string(lease, "metadata", "name").orElse(""), renewTime);
+    }
+}

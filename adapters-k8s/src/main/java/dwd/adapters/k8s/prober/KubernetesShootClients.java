@@ -1,0 +1,45 @@
+package dwd.adapters.k8s.prober;
+
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.ShootApi;
+import dwd.application.port.out.ShootClients;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * Builds a client for a shoot's API server from the {@code kubeconfig} of its access secret in the
+ * seed, anew for every probe run: bounded by the probe timeout, and with no connection kept between
+ * runs (the original's remedy for probes that rode on dead connections and scaled down wrongly).
+ */
+public final class KubernetesShootClients implements ShootClients, AutoCloseable {
+
+    private final KubeconfigSecrets secrets;
+
+    /** @param newSeedClient makes a new client for the seed; these shoot clients own the ones they take */
+    public KubernetesShootClients(Supplier<ApiClient> newSeedClient) {
+        this.secrets = new KubeconfigSecrets(newSeedClient);
+    }
+
+    @Override
+    public ShootApi open(String namespace, String secretName, Duration callTimeout) {
+        if (callTimeout.isNegative() || callTimeout.isZero()) {
+            throw new ApiFailure(ApiFailure.Kind.BAD_INPUT,
+                    "opening a client for shoot " + namespace + ": the call timeout must be positive, not " + callTimeout);
+        }
+        byte[] kubeconfig = secrets.kubeconfig(namespace, secretName, callTimeout);
+        ApiClient client = ShootKubeconfig.client(kubeconfig, "secret " + namespace + "/" + secretName, callTimeout);
+        return new KubernetesShootApi(namespace, client, callTimeout);
+    }
+
+    /** Whether the secret cache already holds {@code namespace/secretName} (for tests). */
+    boolean isCached(String namespace, String secretName) {
+        return secrets.cached(namespace, secretName).isPresent();
+    }
+
+    /** Stops the secret caches and frees their clients. */
+    @Override
+    public void close() {
+        secrets.close();
+    }
+}

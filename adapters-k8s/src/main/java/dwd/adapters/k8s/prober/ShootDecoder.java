@@ -1,0 +1,220 @@
+package dwd.adapters.k8s.prober;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dwd.domain.cluster.ClusterShoot;
+import dwd.domain.cluster.LastOperation;
+import dwd.domain.cluster.Shoot;
+import dwd.domain.cluster.Worker;
+import dwd.domain.config.GoDuration;
+import dwd.domain.config.InvalidGoDuration;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads the shoot embedded in a {@code Cluster} ({@code spec.shoot}) the way the original's decoder
+ * does for the fields dwd uses: unknown fields are ignored, {@code null} means unset, and a field of
+ * the wrong type makes the whole shoot undecodable. Never throws.
+ */
+final class ShootDecoder {
+
+    private static final String ROOT = "spec.shoot";
+
+    private ShootDecoder() {
+    }
+
+    /** What {@code cluster} (a whole Cluster object) holds in {@code spec.shoot}. */
+    static ClusterShoot decode(JsonObject cluster) {
+        JsonElement spec = cluster.get("spec");
+        if (spec == null || spec.isJsonNull()) {
+            return new ClusterShoot.Missing();
+        }
+        if (!spec.isJsonObject()) {
+            return new ClusterShoot.Undecodable("spec: expected an object, found " + describe(spec));
+        }
+        JsonElement shoot = spec.getAsJsonObject().get("shoot");
+        if (shoot == null || shoot.isJsonNull()) {
+            return new ClusterShoot.Missing();
+        }
+        try {
+            return new ClusterShoot.Present(shoot(shoot));
+        } catch (WrongType wrong) {
+            return new ClusterShoot.Undecodable(wrong.getMessage());
+        }
+    }
+
+    private static Shoot shoot(JsonElement element) {
+        JsonObject shoot = asObject(element, ROOT);
+        // Type metadata is not used, but a decoder of the typed Shoot rejects it when mistyped.
+        string(shoot, "apiVersion", ROOT);
+        string(shoot, "kind", ROOT);
+
+        Optional<JsonObject> metadata = object(shoot, "metadata", ROOT);
+        boolean deletionRequested = metadata
+                .flatMap(meta -> time(meta, "deletionTimestamp", ROOT + ".metadata"))
+                .isPresent();
+
+        String specPath = ROOT + ".spec";
+        Optional<JsonObject> spec = object(shoot, "spec", ROOT);
+        Optional<Boolean> hibernationEnabled = spec
+                .flatMap(s -> object(s, "hibernation", specPath))
+                .flatMap(hibernation -> bool(hibernation, "enabled", specPath + ".hibernation"));
+        List<Worker> workers = spec
+                .flatMap(s -> object(s, "provider", specPath))
+                .map(provider -> workers(provider, specPath + ".provider"))
+                .orElse(List.of());
+        String kcmPath = specPath + ".kubernetes.kubeControllerManager";
+        Optional<Duration> nodeMonitorGracePeriod = spec
+                .flatMap(s -> object(s, "kubernetes", specPath))
+                .flatMap(kubernetes -> object(kubernetes, "kubeControllerManager", specPath + ".kubernetes"))
+                .flatMap(kcm -> duration(kcm, "nodeMonitorGracePeriod", kcmPath));
+
+        String statusPath = ROOT + ".status";
+        Optional<JsonObject> status = object(shoot, "status", ROOT);
+        boolean hibernated = status.flatMap(s -> bool(s, "hibernated", statusPath)).orElse(false);
+        Optional<LastOperation> lastOperation = status
+                .flatMap(s -> object(s, "lastOperation", statusPath))
+                .map(operation -> new LastOperation(
+                        string(operation, "type", statusPath + ".lastOperation").orElse(""),
+                        string(operation, "state", statusPath + ".lastOperation").orElse("")));
+
+        return new Shoot(deletionRequested, hibernationEnabled, hibernated, lastOperation, workers,
+                nodeMonitorGracePeriod);
+    }
+
+    private static List<Worker> workers(JsonObject provider, String providerPath) {
+        Optional<JsonArray> list = array(provider, "workers", providerPath);
+        if (list.isEmpty()) {
+            return List.of();
+        }
+        List<Worker> workers = new ArrayList<>();
+        JsonArray elements = list.get();
+        for (int i = 0; i < elements.size(); i++) {
+            String path = providerPath + ".workers[" + i + "]";
+            JsonObject worker = asObject(elements.get(i), path);
+            String name = string(worker, "name", path).orElse("");
+            Optional<JsonObject> mcm = object(worker, "machineControllerManager", path);
+            List<String> nodeConditions = mcm
+                    .flatMap(settings -> array(settings, "nodeConditions", path + ".machineControllerManager"))
+                    .map(conditions -> strings(conditions, path + ".machineControllerManager.nodeConditions"))
+                    .orElse(List.of());
+            workers.add(new Worker(name, mcm.isPresent(), nodeConditions));
+        }
+        return workers;
+    }
+
+    private static List<String> strings(JsonArray array, String path) {
+        List<String> strings = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            JsonElement element = array.get(i);
+            if (!isString(element)) {
+                throw new WrongType(path + "[" + i + "]", "a string", element);
+            }
+            strings.add(element.getAsString());
+        }
+        return strings;
+    }
+
+    private static Optional<Duration> duration(JsonObject parent, String field, String parentPath) {
+        return string(parent, field, parentPath).map(text -> {
+            try {
+                return GoDuration.parse(text);
+            } catch (InvalidGoDuration invalid) {
+                throw new WrongType(parentPath + "." + field + ": " + invalid.getMessage());
+            }
+        });
+    }
+
+    private static Optional<OffsetDateTime> time(JsonObject parent, String field, String parentPath) {
+        return string(parent, field, parentPath).map(text -> {
+            try {
+                return OffsetDateTime.parse(text);
+            } catch (DateTimeParseException invalid) {
+                throw new WrongType(parentPath + "." + field + ": \"" + text + "\" is not an RFC 3339 time");
+            }
+        });
+    }
+
+    private static JsonObject asObject(JsonElement element, String path) {
+        if (!element.isJsonObject()) {
+            throw new WrongType(path, "an object", element);
+        }
+        return element.getAsJsonObject();
+    }
+
+    private static Optional<JsonObject> object(JsonObject parent, String field, String parentPath) {
+        return present(parent, field).map(value -> asObject(value, parentPath + "." + field));
+    }
+
+    private static Optional<JsonArray> array(JsonObject parent, String field, String parentPath) {
+        return present(parent, field).map(value -> {
+            if (!value.isJsonArray()) {
+                throw new WrongType(parentPath + "." + field, "a list", value);
+            }
+            return value.getAsJsonArray();
+        });
+    }
+
+    private static Optional<String> string(JsonObject parent, String field, String parentPath) {
+        return present(parent, field).map(value -> {
+            if (!isString(value)) {
+                throw new WrongType(parentPath + "." + field, "a string", value);
+            }
+            return value.getAsString();
+        });
+    }
+
+    private static Optional<Boolean> bool(JsonObject parent, String field, String parentPath) {
+        return present(parent, field).map(value -> {
+            if (!value.isJsonPrimitive() || !value.getAsJsonPrimitive().isBoolean()) {
+                throw new WrongType(parentPath + "." + field, "true or false", value);
+            }
+            return value.getAsBoolean();
+        });
+    }
+
+    /** The field's value; {@code null} is unset, as in Go. */
+    private static Optional<JsonElement> present(JsonObject parent, String field) {
+        JsonElement value = parent.get(field);
+        return value == null || value.isJsonNull() ? Optional.empty() : Optional.of(value);
+    }
+
+    private static boolean isString(JsonElement element) {
+        return element.isJsonPrimitive() && element.getAsJsonPrimitive().isString();
+    }
+
+    private static String describe(JsonElement element) {
+        if (element.isJsonObject()) {
+            return "an object";
+        }
+        if (element.isJsonArray()) {
+            return "a list";
+        }
+        if (element.isJsonNull()) {
+            return "null";
+        }
+        var primitive = element.getAsJsonPrimitive();
+        if (primitive.isBoolean()) {
+            return primitive.getAsBoolean() ? "true" : "false";
+        }
+        return primitive.isNumber() ? "the number " + primitive.getAsString() : "a string";
+    }
+
+    /** A field of {@code spec.shoot} has a type the shoot's schema does not allow. */
+    private static final class WrongType extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        WrongType(String path, String expected, JsonElement found) {
+            this(path + ": expected " + expected + ", found " + describe(found));
+        }
+
+        WrongType(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

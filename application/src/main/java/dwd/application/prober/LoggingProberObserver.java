@@ -1,0 +1,87 @@
+package dwd.application.prober;
+
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.ProberObserver;
+import dwd.domain.config.ResourceRef;
+import dwd.domain.lease.Decision;
+import dwd.domain.lease.LeaseVerdict;
+import dwd.domain.scaling.ScaleDirection;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Logs what the prober does, one line per event, the shoot namespace first. A verdict is logged
+ * at INFO when it differs from the shoot's previous one and at DEBUG otherwise, so that a healthy
+ * seed does not log every probe of every shoot.
+ */
+public final class LoggingProberObserver implements ProberObserver {
+
+    private static final System.Logger LOG = System.getLogger("dwd.prober");
+
+    private final ConcurrentHashMap<String, String> lastVerdict = new ConcurrentHashMap<>();
+    /** Flows that changed something; only those are logged at INFO (a healthy shoot runs a no-op scale-up per probe). */
+    private final java.util.Set<String> flowsThatActed = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public void probeStarted(String ns) {
+        LOG.log(System.Logger.Level.INFO, ns + ": probe started");
+    }
+
+    @Override
+    public void probeStopped(String ns, String reason) {
+        lastVerdict.remove(ns);
+        LOG.log(System.Logger.Level.INFO, ns + ": probe stopped: " + reason);
+    }
+
+    @Override
+    public void probeSucceeded(String ns, LeaseVerdict verdict, Optional<Decision> action, Instant nextProbe) {
+        String summary = verdict.decision() + " (" + verdict.summary() + ")"
+                + (action.isEmpty() && verdict.decision() != Decision.HOLD ? ", awaiting confirmation" : "");
+        String previous = lastVerdict.put(ns, verdict.decision() + "/" + action.isPresent());
+        boolean changed = previous == null || !previous.equals(verdict.decision() + "/" + action.isPresent());
+        LOG.log(changed ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
+                ns + ": lease probe: " + summary + "; next probe at " + nextProbe);
+    }
+
+    @Override
+    public void probeFailed(String ns, ProbeStage stage, ApiFailure failure, Instant nextProbe) {
+        String what = stage == ProbeStage.API_SERVER ? "API server probe failed" : "lease probe failed";
+        LOG.log(System.Logger.Level.WARNING, ns + ": " + what + " (" + failure.kind() + "): " + failure.getMessage()
+                + "; nothing is scaled; next probe at " + nextProbe);
+    }
+
+    @Override
+    public void flowStarted(String ns, ScaleDirection direction, LeaseVerdict cause) {
+        LOG.log(System.Logger.Level.DEBUG, ns + ": " + flow(direction) + " started: " + cause.summary());
+    }
+
+    @Override
+    public void resourceScaled(String ns, ScaleDirection direction, ResourceRef ref, int from, int to, LeaseVerdict cause) {
+        flowsThatActed.add(ns + "/" + direction);
+        LOG.log(System.Logger.Level.INFO, ns + ": " + flow(direction) + ": scaled " + ref + " from " + from + " to " + to
+                + " replicas (" + cause.summary() + ")");
+    }
+
+    @Override
+    public void resourceSkipped(String ns, ScaleDirection direction, ResourceRef ref, String reason) {
+        LOG.log(System.Logger.Level.DEBUG, ns + ": " + flow(direction) + " skipped " + ref + ": " + reason);
+    }
+
+    @Override
+    public void resourceFailed(String ns, ScaleDirection direction, ResourceRef ref, String reason) {
+        LOG.log(System.Logger.Level.WARNING, ns + ": " + flow(direction) + " could not scale " + ref + ": " + reason);
+    }
+
+    @Override
+    public void flowFinished(String ns, ScaleDirection direction, FlowOutcome outcome) {
+        boolean acted = flowsThatActed.remove(ns + "/" + direction);
+        System.Logger.Level level = outcome == FlowOutcome.FAILED ? System.Logger.Level.WARNING
+                : acted || outcome == FlowOutcome.CANCELLED ? System.Logger.Level.INFO : System.Logger.Level.DEBUG;
+        LOG.log(level, ns + ": " + flow(direction) + " " + outcome.name().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    private static String flow(ScaleDirection direction) {
+        return direction == ScaleDirection.UP ? "scale-up" : "scale-down";
+    }
+}

@@ -1,0 +1,21 @@
+package dwd.bootstrap.config;
+
+import java.util.List;
+
+/** A config file that cannot be used, with every problem found, each with its location. */
+public final class ConfigFileException extends Exception {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient List<String> problems;
+
+    public ConfigFileException(String file, String summary, List<String> problems) {
+        super(summary + " in " + file + (problems.isEmpty() ? "" : ":\n  " + String.join("\n  ", problems)));
+        this.problems = List.copyOf(problems);
+    }
+
+    /** Each problem on its own, as {@code location: message}. */
+    public List<String> problems() {
+        return problems;
+    }
+}

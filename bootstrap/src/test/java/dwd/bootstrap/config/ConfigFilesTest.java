@@ -1,0 +1,129 @@
+package dwd.bootstrap.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigFilesTest {
+
+    @TempDir
+    Path dir;
+
+    private final List<String> warnings = new ArrayList<>();
+    private final ConfigFiles files = new ConfigFiles(warnings::add);
+
+    private Path file(String yaml) throws IOException {
+        Path file = dir.resolve("config.yaml");
+        Files.writeString(file, yaml);
+        return file;
+    }
+
+    static Path resource(String name) {
+        return Path.of("src/test/resources/configs", name);
+    }
+
+    @Test
+    void theOriginalsExampleLoadsWithItsSpellingAndOneWarningForItsUnknownKey() throws Exception {
+        var config = files.prober(resource("original-example-prober.yaml"));
+        assertThat(config.kubeConfigSecretName()).isEqualTo("dwd-api-server-probe-secret");
+        assertThat(config.probeInterval()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(config.backoffJitterFactor()).isEqualTo(0.2);
+        assertThat(config.dependentResourceInfos()).hasSize(3);
+        assertThat(config.dependentResourceInfos().get(1).scaleUp().initialDelay()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(warnings).singleElement().asString()
+                .endsWith("ignoring unknown key dependentResourceInfos[2].scaleUp.replicas");
+    }
+
+    @Test
+    void gardenersConfigsLoadWithDefaults() throws Exception {
+        var prober = files.prober(Path.of("../deploy/examples/prober-config.yaml"));
+        assertThat(prober.probeInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(prober.initialDelay()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(prober.kcmNodeMonitorGraceDuration()).isEqualTo(Duration.ofSeconds(40));
+        assertThat(prober.nodeLeaseFailureFraction()).isEqualTo(0.6);
+        var weeder = files.weeder(Path.of("../deploy/examples/weeder-config.yaml"));
+        assertThat(weeder.watchDuration()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(weeder.servicesAndDependantSelectors()).containsOnlyKeys("etcd-main-client", "kube-apiserver");
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void keysMatchInAnyCaseAndExplicitNullsMeanAbsent() throws Exception {
+        var config = files.prober(file("""
+                KUBECONFIGSECRETNAME: s
+                ProbeInterval: 15s
+                kcmNodeMonitorGraceDuration:
+                dependentResourceInfos:
+                  - Ref: {Kind: Deployment, NAME: a, apiversion: apps/v1}
+                    scaleup: {level: 0}
+                    scaleDOWN: {level: 0}
+                """));
+        assertThat(config.probeInterval()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(config.kcmNodeMonitorGraceDuration()).isEqualTo(Duration.ofSeconds(40));
+        assertThat(config.dependentResourceInfos().getFirst().ref().name()).isEqualTo("a");
+    }
+
+    @Test
+    void allFiveProblemsOfTheOriginalsFixtureAreReportedWithTheirPaths() {
+        assertThatThrownBy(() -> files.prober(resource("five-problems-prober.yaml")))
+                .isInstanceOfSatisfying(ConfigFileException.class, e -> assertThat(e.problems())
+                        .extracting(p -> p.substring(0, p.indexOf(':')))
+                        .containsExactly("kubeConfigSecretName", "dependentResourceInfos[0].ref.apiVersion",
+                                "dependentResourceInfos[0].scaleUp", "dependentResourceInfos[0].scaleDown",
+                                "dependentResourceInfos[2].scaleDown"))
+                .hasMessageStartingWith("5 problems in the prober config in ");
+    }
+
+    @Test
+    void aBareNumberForADurationIsReportedAsMissingItsUnit() {
+        assertThatThrownBy(() -> files.prober(file("""
+                kubeConfigSecretName: s
+                probeInterval: 10
+                dependentResourceInfos:
+                  - ref: {kind: Deployment, name: a, apiVersion: apps/v1}
+                    scaleUp: {level: 0}
+                    scaleDown: {level: 0}
+                """)))
+                .isInstanceOfSatisfying(ConfigFileException.class, e -> assertThat(e.problems())
+                        .singleElement().asString().startsWith("probeInterval: ").contains("unit"));
+    }
+
+    @Test
+    void aWrongShapeNamesTheLineThePathWhatWasExpectedAndWhatWasFound() {
+        assertThatThrownBy(() -> files.prober(resource("wrong-shape-prober.yaml")))
+                .isInstanceOfSatisfying(ConfigFileException.class, e -> assertThat(e.problems()).containsExactly(
+                        "line 7, column 14: dependentResourceInfos[0].scaleUp: expected a mapping (key: value lines),"
+                                + " found the string 'level:0'"));
+    }
+
+    @Test
+    void brokenYamlEmptyAndMissingFilesAreReportedPlainly() throws Exception {
+        assertThatThrownBy(() -> files.prober(file("a: [\n")))
+                .hasMessageContaining("not valid YAML").hasMessageContaining("line 1");
+        assertThatThrownBy(() -> files.weeder(file("   \n")))
+                .hasMessageContaining("the weeder config file is empty");
+        assertThatThrownBy(() -> files.prober(dir.resolve("absent.yaml")))
+                .hasMessageContaining("does not exist").hasMessageContaining("--config-file");
+    }
+
+    @Test
+    void weederSelectorProblemsCarryTheirPath() {
+        assertThatThrownBy(() -> files.weeder(file("""
+                servicesAndDependantSelectors:
+                  etcd-main-client:
+                    podSelectors:
+                      - matchExpressions:
+                          - {key: role, operator: In}
+                """)))
+                .isInstanceOfSatisfying(ConfigFileException.class, e -> assertThat(e.problems()).singleElement()
+                        .asString().startsWith("servicesAndDependantSelectors[etcd-main-client].podSelectors[0]"));
+    }
+}
