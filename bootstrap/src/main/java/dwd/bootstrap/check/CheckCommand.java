@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "check",
         mixinStandardHelpOptions = true,
+        header = "Check an object's status conditions and generations; print its kstatus.",
         description = {
             "Check an object's status conditions and generations against the conventions of kstatus-style "
                     + "controllers (codes WARN0001-WARN0005, FAIL0001-FAIL0010), and optionally print its kstatus.",
