@@ -13,5 +13,6 @@ module dwd.adapters.k8s {
     exports dwd.adapters.k8s.prober to dwd.bootstrap;
 
     // Gson fills the slim Secret model reflectively (client-java's V1Secret would quote secrets in errors).
-    opens dwd.adapters.k8s.prober.secret to com.google.gson;
+    // client-java's reflector sets kind/apiVersion on list items reflectively too.
+    opens dwd.adapters.k8s.prober.secret to com.google.gson, io.kubernetes.client.java;
 }

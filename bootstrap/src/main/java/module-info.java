@@ -12,6 +12,7 @@ module dwd.bootstrap {
     requires com.fasterxml.jackson.databind;
     requires com.fasterxml.jackson.dataformat.yaml;
     requires org.apache.logging.log4j;
+    requires org.apache.logging.log4j.core;
 
     opens dwd.bootstrap.cli to info.picocli;
     opens dwd.bootstrap.check to info.picocli; // option fields are set reflectively

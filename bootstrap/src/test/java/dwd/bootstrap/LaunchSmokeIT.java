@@ -45,6 +45,15 @@ class LaunchSmokeIT {
         Result result = launch("version");
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).startsWith("dwd 0.").contains("(Java 25");
+        assertThat(result.err()).as("no logging or module-path complaint").isEmpty();
+    }
+
+    @Test
+    void theLoggingConfigurationLoadsAndTheProberReportsABadKubeconfigPlainly() throws Exception {
+        Result result = launch("prober", "--config-file", REPOSITORY.resolve("deploy/examples/prober-config.yaml").toString(),
+                "--kubeconfig", "/nonexistent/kubeconfig");
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.err()).isEqualTo("dwd prober: --kubeconfig /nonexistent/kubeconfig: no such file\n");
     }
 
     @Test

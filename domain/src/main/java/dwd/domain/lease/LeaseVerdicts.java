@@ -81,10 +81,8 @@ public final class LeaseVerdicts {
     }
 
     private static Decision decision(int candidates, int expired, double fraction, double threshold) {
-        if (candidates == 0) {
-            return Decision.SCALE_UP;
-        }
         if (candidates < MINIMUM_CANDIDATES_TO_SCALE_DOWN) {
+            // Nothing expired (including "no candidate at all") is no reason to keep the dependents down.
             return expired == 0 ? Decision.SCALE_UP : Decision.HOLD;
         }
         return fraction >= threshold ? Decision.SCALE_DOWN : Decision.SCALE_UP;

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 
@@ -101,6 +102,14 @@ public final class LocalControlPlane implements AutoCloseable {
         return kubeconfig;
     }
 
+    /**
+     * The kubeconfig with its certificate and key files embedded as {@code *-data} fields, as a
+     * kubeconfig stored in a Secret has them (dwd refuses kubeconfigs from secrets that name local files).
+     */
+    public String selfContainedKubeconfig() {
+        return embedFiles(kubeconfig);
+    }
+
     /** A fresh client with its own timeouts, for tests that need to tune them. */
     public ApiClient newApiClient(Duration timeout) {
         return ApiClients.fromKubeconfig(kubeconfig, timeout);
@@ -166,6 +175,35 @@ public final class LocalControlPlane implements AutoCloseable {
             return new Gson().toJsonTree(document).getAsJsonObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static String embedFiles(String kubeconfig) {
+        var yaml = new org.yaml.snakeyaml.Yaml();
+        Map<String, Object> document = yaml.load(kubeconfig);
+        for (String section : List.of("clusters", "users")) {
+            for (Object entry : (List<Object>) document.getOrDefault(section, List.of())) {
+                Object body = ((Map<String, Object>) entry).get(section.equals("clusters") ? "cluster" : "user");
+                if (body instanceof Map<?, ?> fields) {
+                    for (String field : List.of("certificate-authority", "client-certificate", "client-key")) {
+                        Object file = fields.get(field);
+                        if (file instanceof String path) {
+                            ((Map<String, Object>) fields).remove(field);
+                            ((Map<String, Object>) fields).put(field + "-data", base64Of(Path.of(path)));
+                        }
+                    }
+                }
+            }
+        }
+        return yaml.dump(document);
+    }
+
+    private static String base64Of(Path file) {
+        try {
+            return java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot embed " + file + " in a kubeconfig", e);
         }
     }
 

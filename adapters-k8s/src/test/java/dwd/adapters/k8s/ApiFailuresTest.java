@@ -1,0 +1,140 @@
+package dwd.adapters.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.gson.JsonSyntaxException;
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.ApiFailure.Kind;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1Secret;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.net.ssl.SSLHandshakeException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ApiFailuresTest {
+
+    private static final String ACTION = "reading apps/v1 Deployment kcm in namespace shoot--a";
+
+    private static ApiException status(int code, String reason, String message) {
+        String body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"" + reason
+                + "\",\"message\":\"" + message + "\",\"code\":" + code + "}";
+        return new ApiException("", code, Map.of(), body);
+    }
+
+    @ParameterizedTest(name = "{0} is {1}")
+    @CsvSource({
+        "400, INVALID", "401, UNAUTHORIZED", "403, FORBIDDEN", "404, NOT_FOUND", "405, INVALID", "408, TIMEOUT",
+        "409, CONFLICT", "410, INVALID", "415, INVALID", "422, INVALID", "429, THROTTLED", "500, UNAVAILABLE",
+        "502, UNAVAILABLE", "503, UNAVAILABLE", "504, UNAVAILABLE", "302, UNAVAILABLE",
+    })
+    void httpStatusCodesMapToKinds(int code, Kind kind) {
+        assertThat(ApiFailures.translate(ACTION, status(code, "Some", "m")).kind()).isEqualTo(kind);
+    }
+
+    @Test
+    void theMessageSaysWhatFailedAndWhatTheServerSaid() {
+        ApiFailure failure = ApiFailures.translate(ACTION,
+                status(404, "NotFound", "deployments.apps \\\"kcm\\\" not found"));
+        assertThat(failure.getMessage()).isEqualTo(ACTION + ": 404 NotFound: deployments.apps \"kcm\" not found");
+        assertThat(failure.getCause()).isNull(); // the ApiException's message would carry the whole body
+    }
+
+    @Test
+    void aBodyThatIsNoStatusIsLeftOut() {
+        ApiFailure failure = ApiFailures.translate(ACTION, new ApiException("", 503, Map.of(), "<html>busy</html>"));
+        assertThat(failure.getMessage()).isEqualTo(ACTION + ": 503");
+    }
+
+    @Test
+    void throttlingCarriesTheRetryAfterHeader() {
+        Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        headers.put("retry-after", List.of("7"));
+        ApiFailure failure = ApiFailures.translate(ACTION, new ApiException("", 429, headers, ""));
+        assertThat(failure.kind()).isEqualTo(Kind.THROTTLED);
+        assertThat(failure.retryAfter()).contains(Duration.ofSeconds(7));
+        assertThat(failure.getMessage()).endsWith("(retry after 7s)");
+    }
+
+    @Test
+    void throttlingFallsBackToTheStatusRetryAfterSeconds() {
+        String body = "{\"kind\":\"Status\",\"reason\":\"TooManyRequests\",\"details\":{\"retryAfterSeconds\":3}}";
+        ApiFailure failure = ApiFailures.translate(ACTION, new ApiException("", 429, Map.of(), body));
+        assertThat(failure.retryAfter()).contains(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void throttlingWithoutAHintHasNoRetryAfter() {
+        ApiFailure failure = ApiFailures.translate(ACTION,
+                new ApiException("", 429, Map.of("Retry-After", List.of("Wed, 21 Oct 2026 07:28:00 GMT")), null));
+        assertThat(failure.kind()).isEqualTo(Kind.THROTTLED);
+        assertThat(failure.retryAfter()).isEmpty();
+    }
+
+    @Test
+    void transportTimeoutsAreTimeouts() {
+        ApiFailure read = ApiFailures.translate(ACTION, new ApiException(new SocketTimeoutException("timeout")));
+        ApiFailure call = ApiFailures.translate(ACTION, new ApiException(new InterruptedIOException("timeout")));
+        assertThat(read.kind()).isEqualTo(Kind.TIMEOUT);
+        assertThat(call.kind()).isEqualTo(Kind.TIMEOUT);
+        assertThat(call.getMessage()).isEqualTo(ACTION + ": timed out (InterruptedIOException: timeout)");
+        assertThat(call.getCause()).isInstanceOf(InterruptedIOException.class);
+    }
+
+    @Test
+    void otherTransportFailuresMeanUnavailable() {
+        assertThat(ApiFailures.translate(ACTION, new ApiException(new ConnectException("Connection refused"))))
+                .satisfies(failure -> {
+                    assertThat(failure.kind()).isEqualTo(Kind.UNAVAILABLE);
+                    assertThat(failure.getMessage()).isEqualTo(ACTION + ": cannot connect (ConnectException: Connection refused)");
+                });
+        assertThat(ApiFailures.translate(ACTION, new SSLHandshakeException("bad certificate")).kind())
+                .isEqualTo(Kind.UNAVAILABLE);
+        assertThat(ApiFailures.translate(ACTION, new IOException("reset")).kind()).isEqualTo(Kind.UNAVAILABLE);
+        assertThat(ApiFailures.translate(ACTION, new ApiException("no cause")).kind()).isEqualTo(Kind.UNAVAILABLE);
+    }
+
+    @Test
+    void aModelThatRejectsTheResponseIsInvalidAndItsJsonIsNotQuoted() {
+        String secretJson = "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"s\"},"
+                + "\"data\":{\"token\":\"c3VwZXItc2VjcmV0\"},\"newField\":1}";
+        assertThatThrownBy(() -> ApiFailures.call(ACTION, () -> new JSON().deserialize(secretJson, V1Secret.class)))
+                .isInstanceOfSatisfying(ApiFailure.class, failure -> {
+                    assertThat(failure.kind()).isEqualTo(Kind.INVALID);
+                    assertThat(failure.getMessage())
+                            .startsWith(ACTION + ": the response does not fit client-java's model")
+                            .contains("newField")
+                            .doesNotContain("c3VwZXItc2VjcmV0");
+                    assertThat(failure.getCause()).isNull();
+                });
+    }
+
+    @Test
+    void malformedJsonIsInvalid() {
+        ApiFailure failure = ApiFailures.translate(ACTION, new JsonSyntaxException("Expected BEGIN_OBJECT but was STRING"));
+        assertThat(failure.kind()).isEqualTo(Kind.INVALID);
+        assertThat(failure.getMessage()).contains("not the JSON expected");
+    }
+
+    @Test
+    void anApiFailureIsPassedOnUnchanged() {
+        ApiFailure original = new ApiFailure(Kind.BAD_INPUT, "x");
+        assertThat(ApiFailures.translate(ACTION, original)).isSameAs(original);
+    }
+
+    @Test
+    void longStatusMessagesAreCut() {
+        ApiFailure failure = ApiFailures.translate(ACTION, status(422, "Invalid", "x".repeat(1000)));
+        assertThat(failure.getMessage().length()).isLessThan(ACTION.length() + 350);
+    }
+}

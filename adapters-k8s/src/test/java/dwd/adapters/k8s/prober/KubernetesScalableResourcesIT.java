@@ -1,0 +1,371 @@
+package dwd.adapters.k8s.prober;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.google.gson.JsonParser;
+import dwd.adapters.k8s.testing.LocalControlPlane;
+import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.ApiFailure.Kind;
+import dwd.application.port.out.ScalableResource;
+import dwd.domain.config.ResourceRef;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1ReplicationController;
+import io.kubernetes.client.openapi.models.V1ReplicationControllerSpec;
+import io.kubernetes.client.openapi.models.V1StatefulSet;
+import io.kubernetes.client.openapi.models.V1StatefulSetSpec;
+import io.kubernetes.client.util.PatchUtils;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import okhttp3.Request;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@WithLocalControlPlane
+class KubernetesScalableResourcesIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final ResourceRef KCM = new ResourceRef("apps/v1", "Deployment", "kube-controller-manager");
+    private static final ResourceRef ETCD = new ResourceRef("apps/v1", "StatefulSet", "etcd-main");
+    private static final ResourceRef SCALABLE = new ResourceRef("test.dwd.dev/v1", "Scalable", "custom-dependent");
+    private static final ResourceRef RC = new ResourceRef("v1", "ReplicationController", "legacy-dependent");
+
+    private LocalControlPlane controlPlane;
+    private ApiClient admin;
+    private AppsV1Api apps;
+    private KubernetesScalableResources resources;
+    private String namespace;
+
+    @BeforeEach
+    void setUp(LocalControlPlane controlPlane) {
+        this.controlPlane = controlPlane;
+        this.admin = controlPlane.apiClient();
+        this.apps = new AppsV1Api(admin);
+        this.resources = new KubernetesScalableResources(seedClients());
+        this.namespace = controlPlane.createNamespace("shoot--scale");
+    }
+
+    @AfterEach
+    void tearDown() {
+        resources.close();
+    }
+
+    private Supplier<ApiClient> seedClients() {
+        return () -> controlPlane.newApiClient(Duration.ofSeconds(30));
+    }
+
+    private static final Map<String, String> POD_LABELS = Map.of("app", "dependent");
+
+    private static V1PodTemplateSpec podTemplate() {
+        return new V1PodTemplateSpec()
+                .metadata(new V1ObjectMeta().labels(POD_LABELS))
+                .spec(new V1PodSpec().containers(List.of(new V1Container().name("c").image("registry.invalid/c:v1"))));
+    }
+
+    private void createDeployment(String name, int replicas, Map<String, String> annotations) throws ApiException {
+        apps.createNamespacedDeployment(namespace, new V1Deployment()
+                .metadata(new V1ObjectMeta().name(name).annotations(annotations))
+                .spec(new V1DeploymentSpec().replicas(replicas)
+                        .selector(new V1LabelSelector().matchLabels(POD_LABELS))
+                        .template(podTemplate())))
+                .execute();
+    }
+
+    private ScalableResource read(ResourceRef ref) {
+        return resources.read(namespace, ref, TIMEOUT).orElseThrow();
+    }
+
+    private ApiFailure failureOf(Runnable call) {
+        try {
+            call.run();
+        } catch (ApiFailure failure) {
+            return failure;
+        }
+        throw new AssertionError("the call succeeded");
+    }
+
+    @Test
+    void aDeploymentIsReadScaledAndAnnotated() throws ApiException {
+        createDeployment(KCM.name(), 3, Map.of("dependency-watchdog.gardener.cloud/ignore-scaling", "false"));
+        assertThat(read(KCM)).isEqualTo(new ScalableResource(KCM,
+                Map.of("dependency-watchdog.gardener.cloud/ignore-scaling", "false"), 3, 0));
+
+        Map<String, Optional<String>> scaleDownMarks = new LinkedHashMap<>();
+        scaleDownMarks.put("dependency-watchdog.gardener.cloud/replicas", Optional.of("3"));
+        scaleDownMarks.put("dependency-watchdog.gardener.cloud/meltdown-protection-active", Optional.of(""));
+        resources.patchAnnotations(namespace, KCM, scaleDownMarks, TIMEOUT);
+        resources.scale(namespace, KCM, 0, TIMEOUT);
+
+        // spec.replicas of a Scale is omitted at 0: it reads as 0, not as missing
+        assertThat(read(KCM)).isEqualTo(new ScalableResource(KCM, Map.of(
+                "dependency-watchdog.gardener.cloud/ignore-scaling", "false",
+                "dependency-watchdog.gardener.cloud/replicas", "3",
+                "dependency-watchdog.gardener.cloud/meltdown-protection-active", ""), 0, 0));
+        assertThat(apps.readNamespacedDeployment(KCM.name(), namespace).execute().getSpec().getReplicas()).isZero();
+
+        resources.scale(namespace, KCM, 3, TIMEOUT);
+        assertThat(read(KCM).specReplicas()).isEqualTo(3);
+    }
+
+    @Test
+    void readyReplicasComeFromTheObjectsStatus() throws ApiException {
+        createDeployment(KCM.name(), 2, Map.of());
+        PatchUtils.patch(Object.class,
+                () -> apps.patchNamespacedDeploymentStatus(KCM.name(), namespace,
+                        new V1Patch("{\"status\":{\"replicas\":2,\"readyReplicas\":1}}")).buildCall(null),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, admin);
+        assertThat(read(KCM).readyReplicas()).isEqualTo(1);
+    }
+
+    @Test
+    void aStatefulSetIsReadScaledAndAnnotated() throws ApiException {
+        apps.createNamespacedStatefulSet(namespace, new V1StatefulSet()
+                .metadata(new V1ObjectMeta().name(ETCD.name()))
+                .spec(new V1StatefulSetSpec().replicas(1).serviceName("etcd")
+                        .selector(new V1LabelSelector().matchLabels(POD_LABELS))
+                        .template(podTemplate())))
+                .execute();
+        assertThat(read(ETCD)).isEqualTo(new ScalableResource(ETCD, Map.of(), 1, 0));
+
+        resources.scale(namespace, ETCD, 0, TIMEOUT);
+        resources.patchAnnotations(namespace, ETCD, Map.of("a", Optional.of("b")), TIMEOUT);
+        assertThat(read(ETCD)).isEqualTo(new ScalableResource(ETCD, Map.of("a", "b"), 0, 0));
+    }
+
+    @Test
+    void aCustomResourceWithAScaleSubresourceIsFoundThroughDiscovery() throws ApiException {
+        installScalableCrd(admin);
+        var custom = new CustomObjectsApi(admin);
+        custom.createNamespacedCustomObject("test.dwd.dev", "v1", namespace, "scalables", Map.of(
+                "apiVersion", "test.dwd.dev/v1", "kind", "Scalable",
+                "metadata", Map.of("name", SCALABLE.name(), "annotations", Map.of("x", "y")),
+                "spec", Map.of("replicas", 2))).execute();
+        PatchUtils.patch(Object.class,
+                () -> custom.patchNamespacedCustomObjectStatus("test.dwd.dev", "v1", namespace, "scalables",
+                        SCALABLE.name(), new V1Patch("{\"status\":{\"replicas\":2,\"readyReplicas\":2}}")).buildCall(null),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, admin);
+
+        assertThat(read(SCALABLE)).isEqualTo(new ScalableResource(SCALABLE, Map.of("x", "y"), 2, 2));
+        resources.scale(namespace, SCALABLE, 0, TIMEOUT);
+        resources.patchAnnotations(namespace, SCALABLE, Map.of("x", Optional.empty()), TIMEOUT);
+        assertThat(read(SCALABLE)).isEqualTo(new ScalableResource(SCALABLE, Map.of(), 0, 2));
+    }
+
+    @Test
+    void aReplicationControllerOfTheCoreGroupIsScaled() throws ApiException {
+        new CoreV1Api(admin).createNamespacedReplicationController(namespace, new V1ReplicationController()
+                .metadata(new V1ObjectMeta().name(RC.name()))
+                .spec(new V1ReplicationControllerSpec().replicas(2).selector(POD_LABELS).template(podTemplate())))
+                .execute();
+        assertThat(read(RC).specReplicas()).isEqualTo(2);
+        resources.scale(namespace, RC, 1, TIMEOUT);
+        resources.patchAnnotations(namespace, RC, Map.of("k", Optional.of("v")), TIMEOUT);
+        assertThat(read(RC)).isEqualTo(new ScalableResource(RC, Map.of("k", "v"), 1, 0));
+    }
+
+    @Test
+    void aMissingResourceReadsAsEmptyAndCannotBeWritten() {
+        assertThat(resources.read(namespace, KCM, TIMEOUT)).isEmpty();
+        assertThat(resources.read("no-such-namespace", KCM, TIMEOUT)).isEmpty();
+        assertThat(failureOf(() -> resources.scale(namespace, KCM, 1, TIMEOUT)).kind()).isEqualTo(Kind.NOT_FOUND);
+        assertThat(failureOf(() -> resources.patchAnnotations(namespace, KCM, Map.of("a", Optional.of("b")), TIMEOUT))
+                .kind()).isEqualTo(Kind.NOT_FOUND);
+    }
+
+    @Test
+    void anUnknownKindIsInvalidAndNamed() {
+        ApiFailure failure = failureOf(() -> resources.read(namespace,
+                new ResourceRef("apps/v1", "Depoyment", "kube-controller-manager"), TIMEOUT));
+        assertThat(failure.kind()).isEqualTo(Kind.INVALID);
+        assertThat(failure.getMessage()).contains("no kind \"Depoyment\" in apps/v1");
+
+        ApiFailure unknownGroup = failureOf(() -> resources.scale(namespace,
+                new ResourceRef("nothere.dwd.dev/v1", "Thing", "t"), 0, TIMEOUT));
+        assertThat(unknownGroup.kind()).isEqualTo(Kind.INVALID);
+        assertThat(unknownGroup.getMessage())
+                .contains("no kind \"Thing\" in nothere.dwd.dev/v1: the server does not serve nothere.dwd.dev/v1");
+    }
+
+    @Test
+    void kindsWithoutScaleSubresourceOrNamespaceAreInvalid() {
+        assertThat(failureOf(() -> resources.read(namespace,
+                new ResourceRef("machine.sapcloud.io/v1alpha1", "Machine", "m"), TIMEOUT)).getMessage())
+                .contains("Machine in machine.sapcloud.io/v1alpha1 has no scale subresource");
+        assertThat(failureOf(() -> resources.read(namespace, new ResourceRef("v1", "ConfigMap", "c"), TIMEOUT)).getMessage())
+                .contains("ConfigMap in v1 has no scale subresource");
+        ApiFailure clusterScoped = failureOf(() -> resources.read(namespace,
+                new ResourceRef("extensions.gardener.cloud/v1alpha1", "Cluster", "c"), TIMEOUT));
+        assertThat(clusterScoped.kind()).isEqualTo(Kind.INVALID);
+        assertThat(clusterScoped.getMessage()).contains("is cluster-scoped");
+    }
+
+    @Test
+    void aScaleWriteThatLosesARaceIsReReadAndRetried() throws ApiException {
+        createDeployment(KCM.name(), 2, Map.of());
+        AtomicInteger raceLosses = new AtomicInteger(1);
+        AtomicInteger writes = new AtomicInteger();
+        try (var racing = new KubernetesScalableResources(seedClientsRacingScaleWrites(raceLosses, writes))) {
+            racing.scale(namespace, KCM, 0, TIMEOUT);
+        }
+        assertThat(writes).hasValue(2);
+        assertThat(read(KCM).specReplicas()).isZero();
+        assertThat(read(KCM).annotations()).containsEntry("concurrent-writer", "2"); // the other change survived
+    }
+
+    @Test
+    void aScaleWriteThatKeepsLosingFailsWithConflict() throws ApiException {
+        createDeployment(KCM.name(), 2, Map.of());
+        AtomicInteger writes = new AtomicInteger();
+        try (var racing = new KubernetesScalableResources(
+                seedClientsRacingScaleWrites(new AtomicInteger(Integer.MAX_VALUE), writes))) {
+            ApiFailure failure = failureOf(() -> racing.scale(namespace, KCM, 0, TIMEOUT));
+            assertThat(failure.kind()).isEqualTo(Kind.CONFLICT);
+            assertThat(failure.getMessage()).contains("changed during each of 5 attempts");
+        }
+        assertThat(writes).hasValue(KubernetesScalableResources.SCALE_ATTEMPTS);
+        assertThat(read(KCM).specReplicas()).isEqualTo(2);
+    }
+
+    /** Seed clients that, before each scale write, let another writer change the object first. */
+    private Supplier<ApiClient> seedClientsRacingScaleWrites(AtomicInteger raceLosses, AtomicInteger writes) {
+        return () -> {
+            ApiClient client = controlPlane.newApiClient(Duration.ofSeconds(30));
+            client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(chain -> {
+                Request request = chain.request();
+                if (request.method().equals("PUT") && request.url().encodedPath().endsWith("/scale")) {
+                    int write = writes.incrementAndGet();
+                    if (raceLosses.getAndDecrement() > 0) {
+                        changeConcurrently(request.url().pathSegments(), write);
+                    }
+                }
+                return chain.proceed(request);
+            }).build());
+            return client;
+        };
+    }
+
+    private void changeConcurrently(List<String> path, int write) throws IOException {
+        // …/namespaces/{ns}/deployments/{name}/scale
+        String name = path.get(path.size() - 2);
+        try {
+            PatchUtils.patch(Object.class,
+                    () -> apps.patchNamespacedDeployment(name, namespace,
+                            new V1Patch("{\"metadata\":{\"annotations\":{\"concurrent-writer\":\"" + (write + 1) + "\"}}}"))
+                            .buildCall(null),
+                    V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, admin);
+        } catch (ApiException e) {
+            throw new IOException("the concurrent change failed: " + e.getCode(), e);
+        }
+    }
+
+    @Test
+    void annotationsAreRemovedWithNullAndNothingElseIsTouched() throws ApiException {
+        var owner = new CoreV1Api(admin).createNamespacedConfigMap(namespace,
+                new V1ConfigMap().metadata(new V1ObjectMeta().name("owner"))).execute();
+        V1OwnerReference ownerReference = new V1OwnerReference().apiVersion("v1").kind("ConfigMap").name("owner")
+                .uid(owner.getMetadata().getUid());
+        apps.createNamespacedDeployment(namespace, new V1Deployment()
+                .metadata(new V1ObjectMeta().name(KCM.name())
+                        .labels(Map.of("role", "controller-manager"))
+                        .annotations(Map.of("keep", "1", "dependency-watchdog.gardener.cloud/meltdown-protection-active", ""))
+                        .finalizers(List.of("dwd.test/keep"))
+                        .ownerReferences(List.of(ownerReference)))
+                .spec(new V1DeploymentSpec().replicas(1)
+                        .selector(new V1LabelSelector().matchLabels(POD_LABELS))
+                        .template(podTemplate())))
+                .execute();
+
+        Map<String, Optional<String>> changes = new HashMap<>();
+        changes.put("dependency-watchdog.gardener.cloud/meltdown-protection-active", Optional.empty());
+        changes.put("dependency-watchdog.gardener.cloud/replicas", Optional.empty()); // absent: removing is a no-op
+        changes.put("added", Optional.of("yes"));
+        resources.patchAnnotations(namespace, KCM, changes, TIMEOUT);
+
+        V1ObjectMeta after = apps.readNamespacedDeployment(KCM.name(), namespace).execute().getMetadata();
+        assertThat(after.getAnnotations()).containsOnly(Map.entry("keep", "1"), Map.entry("added", "yes"));
+        assertThat(after.getLabels()).isEqualTo(Map.of("role", "controller-manager"));
+        assertThat(after.getFinalizers()).containsExactly("dwd.test/keep");
+        assertThat(after.getOwnerReferences()).singleElement()
+                .satisfies(reference -> assertThat(reference.getUid()).isEqualTo(ownerReference.getUid()));
+        assertThat(apps.readNamespacedDeployment(KCM.name(), namespace).execute().getSpec().getReplicas()).isEqualTo(1);
+    }
+
+    @Test
+    void theMergePatchCarriesNullsForRemovals() {
+        Map<String, Optional<String>> changes = new LinkedHashMap<>();
+        changes.put("a", Optional.of("1"));
+        changes.put("b", Optional.empty());
+        assertThat(JsonParser.parseString(KubernetesScalableResources.annotationsMergePatch(changes)))
+                .isEqualTo(JsonParser.parseString("{\"metadata\":{\"annotations\":{\"a\":\"1\",\"b\":null}}}"));
+    }
+
+    @Test
+    void everyCallIsBoundedByItsTimeout() throws IOException {
+        try (var silent = LoopbackServer.silent()) {
+            Supplier<ApiClient> unresponsiveSeed = () -> new ApiClient().setBasePath(silent.url());
+            try (var stuck = new KubernetesScalableResources(unresponsiveSeed)) {
+                Duration bound = Duration.ofMillis(700);
+                for (Runnable call : List.<Runnable>of(
+                        () -> stuck.read(namespace, KCM, bound),
+                        () -> stuck.scale(namespace, KCM, 1, bound),
+                        () -> stuck.patchAnnotations(namespace, KCM, Map.of("a", Optional.of("b")), bound),
+                        () -> stuck.read(namespace, SCALABLE, bound))) { // discovery is bounded too
+                    long started = System.nanoTime();
+                    assertThat(failureOf(call).kind()).isEqualTo(Kind.TIMEOUT);
+                    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(bound.plusSeconds(2));
+                }
+            }
+        }
+    }
+
+    /** A namespaced CRD with a scale subresource; created once per server. */
+    private static void installScalableCrd(ApiClient admin) {
+        var crds = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", admin);
+        String name = "scalables.test.dwd.dev";
+        if (!crds.get(name).isSuccess()) {
+            var created = crds.create(new DynamicKubernetesObject(JsonParser.parseString("""
+                    {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                     "metadata": {"name": "scalables.test.dwd.dev"},
+                     "spec": {"group": "test.dwd.dev", "scope": "Namespaced",
+                       "names": {"kind": "Scalable", "listKind": "ScalableList", "plural": "scalables", "singular": "scalable"},
+                       "versions": [{"name": "v1", "served": true, "storage": true,
+                         "subresources": {"status": {}, "scale": {"specReplicasPath": ".spec.replicas",
+                                                                  "statusReplicasPath": ".status.replicas"}},
+                         "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                           "spec": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+                           "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}}}]}}
+                    """).getAsJsonObject()));
+            assertThat(created.isSuccess() || created.getHttpStatusCode() == 409).as("CRD created").isTrue();
+        }
+        var custom = new CustomObjectsApi(admin);
+        await("scalables served").atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+            custom.listClusterCustomObject("test.dwd.dev", "v1", "scalables").execute();
+            return true;
+        });
+    }
+}

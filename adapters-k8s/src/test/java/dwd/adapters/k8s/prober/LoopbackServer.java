@@ -1,0 +1,119 @@
+package dwd.adapters.k8s.prober;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A plain-HTTP server on 127.0.0.1 for what a real API server will not do: never answer, or count
+ * the connections its clients open.
+ */
+final class LoopbackServer implements AutoCloseable {
+
+    private final ServerSocket socket;
+    private final boolean answers;
+    private final AtomicInteger connections = new AtomicInteger();
+    private final List<Socket> open = new CopyOnWriteArrayList<>();
+
+    private LoopbackServer(boolean answers) throws IOException {
+        this.socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.answers = answers;
+        Thread.ofVirtual().start(this::acceptAll);
+    }
+
+    /** Accepts connections and never sends a byte. */
+    static LoopbackServer silent() throws IOException {
+        return new LoopbackServer(false);
+    }
+
+    /** Answers every request with a {@code /version} document, keeping connections open for reuse. */
+    static LoopbackServer versionServer() throws IOException {
+        return new LoopbackServer(true);
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + socket.getLocalPort();
+    }
+
+    /** A kubeconfig for this server with a bearer token. */
+    String kubeconfig() {
+        return """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: loopback
+                  cluster:
+                    server: %s
+                users:
+                - name: probe
+                  user:
+                    token: not-a-real-token
+                contexts:
+                - name: loopback
+                  context:
+                    cluster: loopback
+                    user: probe
+                current-context: loopback
+                """.formatted(url());
+    }
+
+    int connections() {
+        return connections.get();
+    }
+
+    private void acceptAll() {
+        while (!socket.isClosed()) {
+            try {
+                Socket connection = socket.accept();
+                connections.incrementAndGet();
+                open.add(connection);
+                if (answers) {
+                    Thread.ofVirtual().start(() -> answerAll(connection));
+                }
+            } catch (IOException closed) {
+                return;
+            }
+        }
+    }
+
+    private static void answerAll(Socket connection) {
+        byte[] body = "{\"major\":\"1\",\"minor\":\"36\",\"gitVersion\":\"v1.36.0-loopback\"}"
+                .getBytes(StandardCharsets.UTF_8);
+        try (connection;
+             var in = new BufferedReader(new InputStreamReader(connection.getInputStream(), StandardCharsets.ISO_8859_1))) {
+            OutputStream out = connection.getOutputStream();
+            while (true) {
+                String requestLine = in.readLine();
+                if (requestLine == null) {
+                    return;
+                }
+                String header;
+                do {
+                    header = in.readLine();
+                } while (header != null && !header.isEmpty());
+                out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: keep-alive\r\n"
+                        + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                out.write(body);
+                out.flush();
+            }
+        } catch (IOException closed) {
+            // the client went away
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+        for (Socket connection : open) {
+            connection.close();
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dwd.bootstrap.run;
+
+import dwd.adapters.k8s.prober.ClusterWatch;
+import dwd.adapters.k8s.prober.KubernetesMachines;
+import dwd.adapters.k8s.prober.KubernetesScalableResources;
+import dwd.adapters.k8s.prober.KubernetesShootClients;
+import dwd.application.prober.ProbeSupervisor;
+import dwd.application.runtime.SystemScheduler;
+import jakarta.inject.Inject;
+import java.time.Duration;
+
+/**
+ * The running prober: starts its parts in dependency order and stops them in reverse. Machines
+ * are synced before the first Cluster event, so that no probe ever sees an empty Machine cache.
+ */
+public final class ProberRuntime implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(ProberRuntime.class.getName());
+    private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(2);
+
+    private final SystemScheduler scheduler;
+    private final KubernetesMachines machines;
+    private final ClusterWatch clusterWatch;
+    private final ProbeSupervisor supervisor;
+    private final KubernetesShootClients shootClients;
+    private final KubernetesScalableResources resources;
+
+    @Inject
+    ProberRuntime(SystemScheduler scheduler, KubernetesMachines machines, ClusterWatch clusterWatch,
+            ProbeSupervisor supervisor, KubernetesShootClients shootClients, KubernetesScalableResources resources) {
+        this.scheduler = scheduler;
+        this.machines = machines;
+        this.clusterWatch = clusterWatch;
+        this.supervisor = supervisor;
+        this.shootClients = shootClients;
+        this.resources = resources;
+    }
+
+    /** Starts watching; returns once the Machine and Cluster caches are synced. */
+    public void start() {
+        machines.start();
+        Readiness.await(scheduler, "the Machine cache", SYNC_TIMEOUT, machines::hasSynced);
+        clusterWatch.start();
+        Readiness.await(scheduler, "the Cluster cache", SYNC_TIMEOUT, clusterWatch::hasSynced);
+        LOG.log(System.Logger.Level.INFO, "prober running; probing " + supervisor.probedNamespaces().size() + " shoots");
+    }
+
+    public ProbeSupervisor supervisor() {
+        return supervisor;
+    }
+
+    /**
+     * Stops: no new Cluster events, probes stop and running flows stop at their next safe point,
+     * in-flight calls finish within their timeouts, then the clients are released.
+     */
+    @Override
+    public void close() {
+        clusterWatch.close();
+        supervisor.close();
+        scheduler.close();
+        machines.close();
+        shootClients.close();
+        resources.close();
+        LOG.log(System.Logger.Level.INFO, "prober stopped");
+    }
+}

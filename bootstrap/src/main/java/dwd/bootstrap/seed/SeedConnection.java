@@ -1,0 +1,110 @@
+package dwd.bootstrap.seed;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * How to reach the seed's API server, resolved in the original's order: the {@code --kubeconfig}
+ * flag, then {@code $KUBECONFIG}, then the in-cluster service account, then
+ * {@code ~/.kube/config}. {@link #newClient()} gives every user its own client (informers need
+ * their own, with read timeout 0; writers their own call timeouts).
+ */
+public final class SeedConnection implements Supplier<ApiClient> {
+
+    private final String source;
+    private final Supplier<ApiClient> factory;
+
+    private SeedConnection(String source, Supplier<ApiClient> factory) {
+        this.source = source;
+        this.factory = factory;
+    }
+
+    /** Where the configuration came from, for the start-up log. */
+    public String source() {
+        return source;
+    }
+
+    public ApiClient newClient() {
+        return factory.get();
+    }
+
+    @Override
+    public ApiClient get() {
+        return newClient();
+    }
+
+    /**
+     * Resolves the seed connection.
+     *
+     * @throws IllegalArgumentException naming the source and what is wrong with it
+     */
+    public static SeedConnection resolve(String kubeconfigFlag, Map<String, String> environment, Path home) {
+        if (!kubeconfigFlag.isBlank()) {
+            return fromFile(Path.of(kubeconfigFlag), "--kubeconfig " + kubeconfigFlag);
+        }
+        String fromEnvironment = environment.getOrDefault("KUBECONFIG", "");
+        if (!fromEnvironment.isBlank()) {
+            // Like client-go, take the first file of a path list that exists.
+            for (String candidate : fromEnvironment.split(java.io.File.pathSeparator)) {
+                if (!candidate.isBlank() && Files.isRegularFile(Path.of(candidate))) {
+                    return fromFile(Path.of(candidate), "$KUBECONFIG " + candidate);
+                }
+            }
+            throw new IllegalArgumentException("$KUBECONFIG=" + fromEnvironment + " names no readable file");
+        }
+        if (environment.containsKey("KUBERNETES_SERVICE_HOST")
+                && Files.isRegularFile(Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token"))) {
+            return new SeedConnection("in-cluster service account", () -> {
+                try {
+                    return ClientBuilder.cluster().build();
+                } catch (IOException e) {
+                    throw new IllegalStateException("in-cluster configuration cannot be read: " + e.getMessage(), e);
+                }
+            });
+        }
+        Path defaultFile = home.resolve(".kube").resolve("config");
+        if (Files.isRegularFile(defaultFile)) {
+            return fromFile(defaultFile, defaultFile.toString());
+        }
+        throw new IllegalArgumentException("no seed cluster configured: pass --kubeconfig, set $KUBECONFIG, run in a"
+                + " cluster, or create " + defaultFile);
+    }
+
+    private static SeedConnection fromFile(Path file, String source) {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException(source + ": no such file");
+        }
+        // Parse once now so that a broken file is reported at start-up, not at the first call.
+        load(file, source);
+        return new SeedConnection(source, () -> {
+            try {
+                return ClientBuilder.kubeconfig(load(file, source)).build();
+            } catch (IOException e) {
+                throw new IllegalStateException(source + ": credentials cannot be read: " + e.getMessage(), e);
+            }
+        });
+    }
+
+    private static KubeConfig load(Path file, String source) {
+        try (Reader reader = Files.newBufferedReader(file)) {
+            KubeConfig config = KubeConfig.loadKubeConfig(reader);
+            config.setFile(file.toFile()); // relative certificate paths resolve against the file
+            if (config.getServer() == null) {
+                throw new IllegalArgumentException(source + ": the current context has no cluster server");
+            }
+            return config;
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof IllegalArgumentException illegal && illegal.getMessage().startsWith(source)) {
+                throw illegal;
+            }
+            throw new IllegalArgumentException(source + ": not a usable kubeconfig: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package dwd.bootstrap.wiring;
+
+import dagger.BindsInstance;
+import dagger.Component;
+import dwd.application.port.out.ProberObserver;
+import dwd.application.prober.ProberTuning;
+import dwd.bootstrap.run.ProberRuntime;
+import dwd.bootstrap.seed.SeedConnection;
+import dwd.domain.config.ProberConfig;
+import jakarta.inject.Singleton;
+
+/** The object graph of {@code dwd prober}. */
+@Singleton
+@Component(modules = ProberModule.class)
+public interface ProberComponent {
+
+    ProberRuntime runtime();
+
+    static ProberComponent create(ProberConfig config, SeedConnection seed, ProberTuning tuning, ProberObserver observer) {
+        return DaggerProberComponent.factory().create(config, seed, tuning, observer);
+    }
+
+    /** What the graph is built from. */
+    @Component.Factory
+    interface Factory {
+        ProberComponent create(@BindsInstance ProberConfig config, @BindsInstance SeedConnection seed,
+                @BindsInstance ProberTuning tuning, @BindsInstance ProberObserver observer);
+    }
+}
