@@ -9,9 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
+import dwd.domain.testing.PropertyCheck;
+import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
 
 class HysteresisTest {
@@ -98,20 +97,42 @@ class HysteresisTest {
     }
 
     /** Thresholds of 1 are the original: every verdict is acted on as it comes. */
-    @Property
-    void thresholdsOfOneActOnEveryVerdict(@ForAll List<Decision> verdicts) {
-        var state = Hysteresis.initial(1, 1);
-        for (Decision verdict : verdicts) {
-            state = state.observe(verdict);
-            assertThat(state.action()).contains(verdict);
-        }
+    @Test
+    void thresholdsOfOneActOnEveryVerdict() {
+        PropertyCheck.forAll(HysteresisTest::verdicts, verdicts -> {
+            var state = Hysteresis.initial(1, 1);
+            for (Decision verdict : verdicts) {
+                state = state.observe(verdict);
+                assertThat(state.action()).contains(verdict);
+            }
+        });
     }
 
+    /** Up to 30 verdicts, with long runs as likely as alternations. */
+    private static List<Decision> verdicts(RandomGenerator random) {
+        var verdicts = new ArrayList<Decision>();
+        Decision[] all = Decision.values();
+        int length = random.nextInt(31);
+        while (verdicts.size() < length) {
+            Decision next = all[random.nextInt(all.length)];
+            int run = random.nextBoolean() ? 1 : random.nextInt(1, 6);
+            for (int i = 0; i < run; i++) {
+                verdicts.add(next);
+            }
+        }
+        return verdicts;
+    }
+
+    record Run(List<Decision> verdicts, int failureThreshold, int successThreshold) { }
+
     /** Against a model: drop the HOLDs, then a scale verdict is acted on when the last threshold verdicts all agree. */
-    @Property
-    void actsExactlyWhenTheLastNonHoldVerdictsAgree(@ForAll List<Decision> verdicts,
-                                                    @ForAll @IntRange(min = 1, max = 4) int failureThreshold,
-                                                    @ForAll @IntRange(min = 1, max = 4) int successThreshold) {
+    @Test
+    void actsExactlyWhenTheLastNonHoldVerdictsAgree() {
+        PropertyCheck.forAll(random -> new Run(verdicts(random), random.nextInt(1, 5), random.nextInt(1, 5)),
+                run -> modelCheck(run.verdicts(), run.failureThreshold(), run.successThreshold()));
+    }
+
+    private static void modelCheck(List<Decision> verdicts, int failureThreshold, int successThreshold) {
         var state = Hysteresis.initial(failureThreshold, successThreshold);
         var withoutHolds = new ArrayList<Decision>();
         for (Decision verdict : verdicts) {

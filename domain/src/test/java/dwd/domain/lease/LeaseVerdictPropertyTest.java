@@ -13,26 +13,38 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.DoubleRange;
-import net.jqwik.api.constraints.LongRange;
+import java.util.random.RandomGenerator;
+import dwd.domain.testing.PropertyCheck;
+import org.junit.jupiter.api.Test;
 
+/** Properties of the verdict, checked on generated samples by {@link PropertyCheck} (seeded, reproducible). */
 class LeaseVerdictPropertyTest {
+
+    /** One generated situation: leases expiring at the given offsets, a threshold, a grace period, a later time. */
+    record Sample(List<Long> nanosUntilExpiry, double threshold, long graceMillis, long nanosLater, long other, long seed) {
+    }
+
+    private static Sample sample(RandomGenerator random) {
+        return new Sample(nanosUntilExpiry(random), thresholdIn01(random), random.nextLong(1, 600_001),
+                random.nextLong(0, 200_000_000_001L), random.nextLong(0, 100_000_000_001L), random.nextLong());
+    }
+
+    /** A threshold in (0, 1], the edge of 1 included now and then. */
+    private static double thresholdIn01(RandomGenerator random) {
+        return random.nextInt(10) == 0 ? 1.0 : Math.nextUp(random.nextDouble());
+    }
 
     /**
      * With no renewals after {@code now}, the verdict turns to scale-down exactly at the predicted crossing:
      * at that instant, and not one millisecond (or nanosecond) before.
      */
-    @Property
-    void verdictTurnsToScaleDownExactlyAtThePredictedCrossing(
-            @ForAll("nanosUntilExpiry") List<Long> nanosUntilExpiry,
-            @ForAll @DoubleRange(min = 0.0, minIncluded = false, max = 1.0) double threshold,
-            @ForAll @LongRange(min = 1, max = 600_000) long graceMillis) {
-        var input = allFresh(nanosUntilExpiry, threshold, Duration.ofMillis(graceMillis));
+    @Test
+    void verdictTurnsToScaleDownExactlyAtThePredictedCrossing() {
+        PropertyCheck.forAll(LeaseVerdictPropertyTest::sample, sample -> crossingProperty(sample));
+    }
+
+    private static void crossingProperty(Sample sample) {
+        var input = allFresh(sample.nanosUntilExpiry(), sample.threshold(), Duration.ofMillis(sample.graceMillis()));
 
         var atNow = LeaseVerdicts.decide(input);
         assertThat(atNow.decision()).isEqualTo(Decision.SCALE_UP);
@@ -46,39 +58,41 @@ class LeaseVerdictPropertyTest {
     }
 
     /** Without renewals the prediction stays put, and the verdict is scale-down exactly when it is not in the future. */
-    @Property
-    void predictionDoesNotMoveAsTimePasses(
-            @ForAll("nanosUntilExpiry") List<Long> nanosUntilExpiry,
-            @ForAll @DoubleRange(min = 0.0, minIncluded = false, max = 1.0) double threshold,
-            @ForAll @LongRange(min = 0, max = 200_000_000_000L) long nanosLater) {
-        var input = allFresh(nanosUntilExpiry, threshold, Duration.ofSeconds(40));
-        Instant crossing = LeaseVerdicts.decide(input).predictedCrossing().orElseThrow();
-        Instant later = NOW.plusNanos(nanosLater);
-        var verdict = LeaseVerdicts.decide(input.at(later));
-        assertThat(verdict.predictedCrossing()).contains(crossing);
-        assertThat(verdict.decision() == Decision.SCALE_DOWN).isEqualTo(!crossing.isAfter(later));
+    @Test
+    void predictionDoesNotMoveAsTimePasses() {
+        PropertyCheck.forAll(LeaseVerdictPropertyTest::sample, sample -> {
+            var input = allFresh(sample.nanosUntilExpiry(), sample.threshold(), Duration.ofSeconds(40));
+            Instant crossing = LeaseVerdicts.decide(input).predictedCrossing().orElseThrow();
+            Instant later = NOW.plusNanos(sample.nanosLater());
+            var verdict = LeaseVerdicts.decide(input.at(later));
+            assertThat(verdict.predictedCrossing()).contains(crossing);
+            assertThat(verdict.decision() == Decision.SCALE_DOWN).isEqualTo(!crossing.isAfter(later));
+        });
     }
 
     /** Without renewals, the expired count never decreases as time passes. */
-    @Property
-    void expiredCountGrowsWithTime(
-            @ForAll("nanosUntilExpiry") List<Long> nanosUntilExpiry,
-            @ForAll @LongRange(min = 0, max = 100_000_000_000L) long first,
-            @ForAll @LongRange(min = 0, max = 100_000_000_000L) long second) {
-        var input = allFresh(nanosUntilExpiry, 0.6, Duration.ofSeconds(40));
-        var earlier = LeaseVerdicts.decide(input.at(NOW.plusNanos(Math.min(first, second))));
-        var later = LeaseVerdicts.decide(input.at(NOW.plusNanos(Math.max(first, second))));
-        assertThat(later.expired()).isGreaterThanOrEqualTo(earlier.expired());
-        assertThat(later.fraction()).isEqualTo((double) later.expired() / later.candidates());
+    @Test
+    void expiredCountGrowsWithTime() {
+        PropertyCheck.forAll(LeaseVerdictPropertyTest::sample, sample -> {
+            long first = sample.nanosLater() / 2;
+            long second = sample.other();
+            var input = allFresh(sample.nanosUntilExpiry(), 0.6, Duration.ofSeconds(40));
+            var earlier = LeaseVerdicts.decide(input.at(NOW.plusNanos(Math.min(first, second))));
+            var later = LeaseVerdicts.decide(input.at(NOW.plusNanos(Math.max(first, second))));
+            assertThat(later.expired()).isGreaterThanOrEqualTo(earlier.expired());
+            assertThat(later.fraction()).isEqualTo((double) later.expired() / later.candidates());
+        });
     }
 
     /** The order in which the API lists nodes, machines and leases does not matter to the verdict. */
-    @Property
-    void listOrderDoesNotChangeTheVerdict(
-            @ForAll("nanosUntilExpiry") List<Long> nanosUntilExpiry,
-            @ForAll @LongRange(min = 0, max = 100_000_000_000L) long nanosLater,
-            @ForAll Random random) {
-        var input = allFresh(nanosUntilExpiry, 0.6, Duration.ofSeconds(40)).at(NOW.plusNanos(nanosLater));
+    @Test
+    void listOrderDoesNotChangeTheVerdict() {
+        PropertyCheck.forAll(LeaseVerdictPropertyTest::sample, LeaseVerdictPropertyTest::orderProperty);
+    }
+
+    private static void orderProperty(Sample sample) {
+        var random = new Random(sample.seed());
+        var input = allFresh(sample.nanosUntilExpiry(), 0.6, Duration.ofSeconds(40)).at(NOW.plusNanos(sample.other()));
         var nodes = new ArrayList<>(input.nodes());
         var machines = new ArrayList<>(input.machines());
         var leases = new ArrayList<>(input.leases());
@@ -96,12 +110,14 @@ class LeaseVerdictPropertyTest {
         assertThat(reordered.predictedCrossing()).isEqualTo(original.predictedCrossing());
     }
 
-    @Provide
-    Arbitrary<List<Long>> nanosUntilExpiry() {
-        // A narrow range as well as a wide one, so that ties and near-ties between expiries are common.
-        Arbitrary<Long> close = Arbitraries.longs().between(1, 5_000_000);
-        Arbitrary<Long> spread = Arbitraries.longs().between(1, 100_000_000_000L);
-        return Arbitraries.oneOf(close, spread).list().ofMinSize(2).ofMaxSize(60);
+    /** 2 to 60 offsets; a narrow range as well as a wide one, so that ties and near-ties between expiries are common. */
+    private static List<Long> nanosUntilExpiry(RandomGenerator random) {
+        int size = random.nextInt(2, 61);
+        var offsets = new ArrayList<Long>(size);
+        for (int i = 0; i < size; i++) {
+            offsets.add(random.nextBoolean() ? random.nextLong(1, 5_000_001) : random.nextLong(1, 100_000_000_001L));
+        }
+        return offsets;
     }
 
     /** Candidate nodes whose leases all expire after {@link LeaseFixtures#NOW}, by the given nanoseconds. */
