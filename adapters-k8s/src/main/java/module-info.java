@@ -9,6 +9,7 @@ module dwd.adapters.k8s {
     requires org.apache.logging.log4j;
 
     exports dwd.adapters.k8s to dwd.bootstrap;
+    exports dwd.adapters.k8s.objects to dwd.bootstrap;
     exports dwd.adapters.k8s.prober to dwd.bootstrap;
     exports dwd.adapters.k8s.weeder to dwd.bootstrap;
 

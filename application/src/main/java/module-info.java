@@ -2,6 +2,7 @@
 module dwd.application {
     requires transitive dwd.domain;
 
+    exports dwd.application.check;
     exports dwd.application.port.in;
     exports dwd.application.port.out;
     exports dwd.application.prober;

@@ -17,5 +17,6 @@ module dwd.bootstrap {
     requires okhttp3; // the demo patches through client-java, whose signatures expose okhttp3.Call
 
     opens dwd.bootstrap.cli to info.picocli;
+    opens dwd.bootstrap.check to info.picocli; // option fields are set reflectively
     opens dwd.bootstrap.demo to info.picocli;
 }

@@ -6,5 +6,6 @@ module dwd.domain {
     exports dwd.domain.lease;
     exports dwd.domain.scaling;
     exports dwd.domain.selector;
+    exports dwd.domain.status;
     exports dwd.domain.weeding;
 }

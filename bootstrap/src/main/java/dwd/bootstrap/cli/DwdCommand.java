@@ -1,5 +1,6 @@
 package dwd.bootstrap.cli;
 
+import dwd.bootstrap.check.CheckCommand;
 import dwd.bootstrap.demo.DemoCommand;
 import dwd.bootstrap.wiring.LauncherComponent;
 import picocli.CommandLine;
@@ -14,7 +15,8 @@ import picocli.CommandLine.Spec;
         versionProvider = DwdCommand.Version.class,
         description = "Dependency watchdog for Gardener seed clusters: protects shoots whose kubelets lost "
                 + "their control plane (prober) and restarts crash-looping dependents when their service recovers (weeder).",
-        subcommands = {ProberCommand.class, DemoCommand.class, PlanCommand.class, ValidateCommand.class, VersionCommand.class},
+        subcommands = {ProberCommand.class, DemoCommand.class, CheckCommand.class, PlanCommand.class, ValidateCommand.class,
+            VersionCommand.class},
         commandListHeading = "%nCommands:%n",
         footer = {"", "Run 'dwd <command> --help' for a command's options."})
 public final class DwdCommand implements Runnable {

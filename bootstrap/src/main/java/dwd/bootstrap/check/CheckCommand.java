@@ -1,0 +1,228 @@
+package dwd.bootstrap.check;
+
+import dwd.adapters.k8s.objects.KubernetesObjectReader;
+import dwd.application.check.CheckResult;
+import dwd.application.check.ObjectReadException;
+import dwd.application.check.ObjectReference;
+import dwd.application.check.StatusChecker;
+import dwd.application.port.out.Clock;
+import dwd.domain.status.MalformedObjectException;
+import dwd.domain.status.ObjectDocument;
+import java.io.File;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code dwd check}: the conditions-and-generations checker (and kstatus) on live objects or files. */
+@Command(
+        name = "check",
+        mixinStandardHelpOptions = true,
+        header = "Check an object's status conditions and generations; print its kstatus.",
+        description = {
+            "Check an object's status conditions and generations against the conventions of kstatus-style "
+                    + "controllers (codes WARN0001-WARN0005, FAIL0001-FAIL0010), and optionally print its kstatus.",
+            "Read the object from the cluster (--kind, --name; any kind, custom resources included) "
+                    + "or check the objects in files (--file; YAML with several documents, or JSON; - is stdin).",
+        },
+        sortOptions = false,
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:no failure (warnings allowed)",
+            "1:at least one failure",
+            "2:usage error, or a config, file or object that cannot be read",
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  dwd check --config cc.yaml --kind GitRepository --name podinfo -n flux-system",
+            "  dwd check --config cc.yaml --file objects.yaml --output json",
+            "  kubectl get deploy -A -o yaml | dwd check --kstatus --file -",
+            "",
+            "The config file lists the controller's conditions, highest priority first:",
+            "  conditions:",
+            "    negativePolarity: [Stalled, Reconciling, FetchFailed]",
+            "    positivePolarity: [RemoteAvailable]",
+            "See docs/check.md for the codes and what each one means.",
+            "",
+        })
+public final class CheckCommand implements Callable<Integer> {
+
+    /** Exit code when every object passed (warnings allowed). */
+    static final int PASSED = 0;
+    /** Exit code when any object has a failure. */
+    static final int FAILED = 1;
+    /** Exit code for usage errors and unreadable input. */
+    static final int UNUSABLE_INPUT = 2;
+
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+
+    /** Output formats of {@code --output}. */
+    enum OutputFormat { text, json }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "The controller's conditions (YAML or JSON). Required unless --kstatus is given.")
+    Path config;
+
+    @Option(names = "--file", paramLabel = "FILE",
+            description = "Check the objects in FILE instead of a live object (repeatable; - reads stdin).")
+    List<String> files = new ArrayList<>();
+
+    @Option(names = "--kind", paramLabel = "KIND", description = "Kind of the live object, e.g. Deployment or GitRepository.")
+    String kind;
+
+    @Option(names = "--name", paramLabel = "NAME", description = "Name of the live object.")
+    String name;
+
+    @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE",
+            description = "Namespace of the live object (default: the kubeconfig context's, else default).")
+    String namespace;
+
+    @Option(names = "--api-version", paramLabel = "GROUP/VERSION",
+            description = "Read the kind at this API version (default: the version the server prefers).")
+    String apiVersion;
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE",
+            description = "Kubeconfig of the cluster (default: $KUBECONFIG's first entry, else ~/.kube/config).")
+    Path kubeconfig;
+
+    @Option(names = "--kstatus", description = "Also print each object's kstatus (Current, InProgress, Failed, Terminating, ...).")
+    boolean kstatus;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
+            description = "text (one line per finding, warnings first) or json. Default: ${DEFAULT-VALUE}.")
+    OutputFormat output;
+
+    private final InputStream stdin;
+
+    public CheckCommand() {
+        this(System.in);
+    }
+
+    CheckCommand(InputStream stdin) {
+        this.stdin = stdin;
+    }
+
+    @Override
+    public Integer call() {
+        boolean live = kind != null || name != null;
+        validateOptions(live);
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            StatusChecker checker = checker(err);
+            List<CheckedObject> checked = live ? List.of(checkLive(checker)) : checkFiles(checker);
+            var report = new CheckReport(checked, kstatus);
+            if (output == OutputFormat.json) {
+                report.writeJson(out);
+            } else {
+                report.writeText(out);
+            }
+            return report.failures() > 0 ? FAILED : PASSED;
+        } catch (InputException e) {
+            out.flush();
+            err.println("dwd check: " + e.getMessage());
+            err.flush();
+            return UNUSABLE_INPUT;
+        }
+    }
+
+    private void validateOptions(boolean live) {
+        if (live && !files.isEmpty()) {
+            throw usage("--file cannot be combined with --kind/--name: check either a live object or files");
+        }
+        if (!live && files.isEmpty()) {
+            throw usage("say what to check: --kind KIND --name NAME for a live object, or --file FILE");
+        }
+        if (live && (kind == null || name == null)) {
+            throw usage(kind == null ? "--name needs --kind (e.g. --kind Deployment)" : "--kind needs --name");
+        }
+        if (!live && (namespace != null || apiVersion != null || kubeconfig != null)) {
+            throw usage("--namespace, --api-version and --kubeconfig apply to live objects (--kind, --name), not to --file");
+        }
+        if (config == null && !kstatus) {
+            throw usage("--config FILE is required (the controller's conditions), unless only --kstatus is wanted");
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    private StatusChecker checker(PrintWriter err) {
+        Clock clock = Clock.system();
+        if (config == null) {
+            return StatusChecker.kstatusOnly(clock);
+        }
+        CheckConfigFile configFile = CheckConfigFile.read(config);
+        configFile.warnings().forEach(warning -> err.println("dwd check: warning: " + warning));
+        err.flush();
+        StatusChecker checker = StatusChecker.of(configFile.conditions());
+        return kstatus ? checker.withKstatus(clock) : checker;
+    }
+
+    private CheckedObject checkLive(StatusChecker checker) {
+        Path kubeconfigFile = kubeconfig != null ? kubeconfig : defaultKubeconfig();
+        KubernetesObjectReader reader;
+        try {
+            reader = KubernetesObjectReader.fromKubeconfig(kubeconfigFile, CALL_TIMEOUT);
+        } catch (IllegalArgumentException e) {
+            throw new InputException(e.getMessage(), e);
+        }
+        var reference = new ObjectReference(apiVersion, kind, namespace, name);
+        Map<String, Object> object;
+        try {
+            object = reader.read(reference);
+        } catch (ObjectReadException e) {
+            throw new InputException(e.getMessage(), e);
+        }
+        try {
+            return new CheckedObject("live", checker.check(object));
+        } catch (MalformedObjectException e) {
+            throw new InputException(reference.describe() + " as read from the cluster: " + e.getMessage(), e);
+        }
+    }
+
+    private List<CheckedObject> checkFiles(StatusChecker checker) {
+        var documents = new ArrayList<SourceDocument>();
+        for (String file : files) {
+            documents.addAll(ObjectFiles.read(file, stdin));
+        }
+        var checked = new ArrayList<CheckedObject>();
+        for (SourceDocument document : documents) {
+            CheckResult result;
+            try {
+                result = checker.check(document.content());
+            } catch (MalformedObjectException e) {
+                throw new InputException(document.locate(e.fieldPath()) + ": object " + document.number() + " ("
+                        + ObjectDocument.of(document.content()).identity().describe() + "): " + e.getMessage(), e);
+            }
+            checked.add(new CheckedObject(document.origin(), result));
+        }
+        return checked;
+    }
+
+    /** kubectl's lookup, reduced to one file: the first entry of $KUBECONFIG, else ~/.kube/config. */
+    private static Path defaultKubeconfig() {
+        String fromEnvironment = System.getenv("KUBECONFIG");
+        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+            for (String entry : fromEnvironment.split(File.pathSeparator)) {
+                if (!entry.isBlank()) {
+                    return Path.of(entry);
+                }
+            }
+        }
+        return Path.of(System.getProperty("user.home"), ".kube", "config");
+    }
+}

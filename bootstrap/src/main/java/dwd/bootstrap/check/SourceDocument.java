@@ -1,0 +1,49 @@
+package dwd.bootstrap.check;
+
+import java.util.Map;
+
+/**
+ * One object read from a file, with where each of its fields came from.
+ *
+ * @param source the file name as given ({@code stdin} for {@code -})
+ * @param number the object's position in the file, from 1 (items of a {@code List} count one each)
+ * @param line the line where the object starts
+ * @param pathPrefix the object's own path in the file's tree ({@code items[2]} inside a List), or empty
+ * @param locations the line and column of every field, by path from the file's root
+ */
+record SourceDocument(String source, int number, int line, Map<String, Object> content, String pathPrefix,
+        Map<String, Location> locations) {
+
+    /** A line and column, both from 1. */
+    record Location(int line, int column) {
+        @Override
+        public String toString() {
+            return line + ":" + column;
+        }
+    }
+
+    /** {@code file:line}: where the object starts. */
+    String origin() {
+        return source + ":" + line;
+    }
+
+    /**
+     * {@code file:line:column} of a field of this object, given its path inside the object; a field
+     * that is absent is located at its nearest present parent.
+     */
+    String locate(String fieldPath) {
+        String path = pathPrefix.isEmpty() ? fieldPath : fieldPath.isEmpty() ? pathPrefix : pathPrefix + "." + fieldPath;
+        while (true) {
+            Location location = locations.get(path);
+            if (location != null) {
+                return source + ":" + location;
+            }
+            int cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf('['));
+            if (cut <= 0) {
+                Location start = locations.get(pathPrefix);
+                return start != null ? source + ":" + start : origin();
+            }
+            path = path.substring(0, cut);
+        }
+    }
+}

@@ -1,0 +1,292 @@
+package dwd.bootstrap.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dwd.bootstrap.Main;
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code dwd check --file}: output, exit codes and errors, through the real command line. */
+class CheckCommandTest {
+
+    private static final String CONFIG = """
+            conditions:
+              negativePolarity: [Stalled, Reconciling, FetchFailed]
+              positivePolarity: [RemoteAvailable]
+            """;
+
+    private static final String CLEAN = """
+            apiVersion: source.example.com/v1
+            kind: GitRepository
+            metadata: {name: clean, namespace: flux-system, generation: 2}
+            status:
+              observedGeneration: 2
+              conditions:
+              - {type: Ready, status: "True", reason: Succeeded, message: stored artifact, observedGeneration: 2}
+            """;
+
+    private static final String ONLY_WARNINGS = """
+            apiVersion: source.example.com/v1
+            kind: GitRepository
+            metadata: {name: warned, namespace: flux-system, generation: 2}
+            status:
+              observedGeneration: 2
+              conditions:
+              - {type: Ready, status: "False", reason: Progressing, message: cloning, observedGeneration: 2}
+              - {type: FetchFailed, status: "True", reason: GitOperationFailed, message: timeout, observedGeneration: 2}
+            """;
+
+    private static final String FAILING = """
+            apiVersion: source.example.com/v1
+            kind: GitRepository
+            metadata: {name: failing, namespace: flux-system, generation: 3}
+            status:
+              observedGeneration: 4
+              conditions:
+              - {type: Reconciling, status: "True", reason: Progressing, message: working, observedGeneration: 3}
+            """;
+
+    @TempDir
+    Path directory;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    private String config;
+
+    @BeforeEach
+    void writeConfig() throws Exception {
+        config = write("cc.yaml", CONFIG);
+    }
+
+    private String write(String name, String content) throws Exception {
+        return Files.writeString(directory.resolve(name), content).toString();
+    }
+
+    private int check(String... args) {
+        String[] command = new String[args.length + 1];
+        command[0] = "check";
+        System.arraycopy(args, 0, command, 1, args.length);
+        return Main.run(new PrintWriter(out, true), new PrintWriter(err, true), command);
+    }
+
+    @Nested
+    class ExitCodesAndOutput {
+
+        @Test
+        void aCleanObjectExitsZeroAndPrintsOnlyTheSummary() throws Exception {
+            assertThat(check("--config", config, "--file", write("clean.yaml", CLEAN))).isZero();
+            assertThat(out.toString()).isEqualTo("checked 1 object: 0 warnings, 0 failures\n");
+            assertThat(err.toString()).isEmpty();
+        }
+
+        @Test
+        void anObjectWithOnlyWarningsExitsZero() throws Exception {
+            assertThat(check("--config", config, "--file", write("warned.yaml", ONLY_WARNINGS))).isZero();
+            assertThat(out.toString()).isEqualTo("""
+                    WARN0002 warning GitRepository/flux-system/warned: Ready condition should have the value of the \
+                    negative polarity condition that's present with the highest priority: Ready != FetchFailed \
+                    (reason "Progressing" != "GitOperationFailed", message "cloning" != "timeout")
+                    checked 1 object: 1 warning, 0 failures
+                    """);
+        }
+
+        @Test
+        void anObjectWithFailuresExitsOne() throws Exception {
+            assertThat(check("--config", config, "--file", write("failing.yaml", FAILING))).isEqualTo(1);
+            assertThat(out.toString()).isEqualTo("""
+                    FAIL0002 failure GitRepository/flux-system/failing: Ready condition must always be present
+                    FAIL0006 failure GitRepository/flux-system/failing: The ObservedGeneration must be less than or equal to the object Generation
+                    FAIL0010 failure GitRepository/flux-system/failing: The root ObservedGeneration must be less than the Reconciling condition ObservedGeneration when Reconciling condition is True
+                    checked 1 object: 0 warnings, 3 failures
+                    """);
+        }
+
+        @Test
+        void warningsOfAllObjectsComeBeforeAnyFailure() throws Exception {
+            String file = write("all.yaml", FAILING + "---\n" + CLEAN + "---\n" + ONLY_WARNINGS);
+            assertThat(check("--config", config, "--file", file)).isEqualTo(1);
+            assertThat(out.toString().lines().map(line -> line.substring(0, 8)))
+                    .containsExactly("WARN0002", "FAIL0002", "FAIL0006", "FAIL0010", "checked ");
+            assertThat(out.toString()).endsWith("checked 3 objects: 1 warning, 3 failures\n");
+        }
+
+        @Test
+        void jsonOutputListsEachObjectWithItsFindings() throws Exception {
+            String file = write("all.yaml", CLEAN + "---\n" + FAILING);
+            assertThat(check("--config", config, "--file", file, "--output", "json")).isEqualTo(1);
+            JsonNode report = new ObjectMapper().readTree(out.toString());
+            assertThat(report.get("failures").asInt()).isEqualTo(3);
+            assertThat(report.get("warnings").asInt()).isZero();
+            assertThat(report.get("passed").asBoolean()).isFalse();
+            assertThat(report.get("objects")).hasSize(2);
+            JsonNode failing = report.get("objects").get(1);
+            assertThat(failing.get("kind").asText()).isEqualTo("GitRepository");
+            assertThat(failing.get("namespace").asText()).isEqualTo("flux-system");
+            assertThat(failing.get("name").asText()).isEqualTo("failing");
+            assertThat(failing.get("source").asText()).isEqualTo(file + ":9");
+            assertThat(failing.get("findings").get(0).get("code").asText()).isEqualTo("FAIL0002");
+            assertThat(failing.get("findings").get(0).get("severity").asText()).isEqualTo("failure");
+            assertThat(failing.get("findings").get(0).get("message").asText()).isEqualTo("Ready condition must always be present");
+            assertThat(failing.has("kstatus")).isFalse();
+        }
+
+        @Test
+        void kstatusIsPrintedForEachObjectWhenAskedFor() throws Exception {
+            String file = write("all.yaml", CLEAN + "---\n" + FAILING);
+            assertThat(check("--config", config, "--file", file, "--kstatus")).isEqualTo(1);
+            assertThat(out.toString()).startsWith("""
+                    kstatus Current GitRepository/flux-system/clean: Resource is Ready
+                    kstatus InProgress GitRepository/flux-system/failing: GitRepository generation is 3, but latest \
+                    observed generation is 4 (reason LatestGenerationNotObserved)
+                    FAIL0002""");
+        }
+
+        @Test
+        void kstatusAloneNeedsNoConfigAndNeverFails() throws Exception {
+            assertThat(check("--kstatus", "--file", write("failing.yaml", FAILING), "-o", "json")).isZero();
+            JsonNode object = new ObjectMapper().readTree(out.toString()).get("objects").get(0);
+            assertThat(object.get("kstatus").get("status").asText()).isEqualTo("InProgress");
+            assertThat(object.get("kstatus").get("reason").asText()).isEqualTo("LatestGenerationNotObserved");
+            assertThat(object.get("findings")).isEmpty();
+        }
+
+        @Test
+        void readsObjectsFromStandardInput() throws Exception {
+            var command = new CommandLine(new CheckCommand(
+                    new ByteArrayInputStream(FAILING.getBytes(StandardCharsets.UTF_8))))
+                    .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
+            assertThat(command.execute("--config", config, "--file", "-")).isEqualTo(1);
+            assertThat(out.toString()).contains("FAIL0002 failure GitRepository/flux-system/failing");
+        }
+
+        @Test
+        void configWarningsGoToStandardErrorAndDoNotStopTheCheck() throws Exception {
+            String sloppy = write("sloppy.yaml", "conditions:\n  negativePolarity: [FetchFailed]\n  exclude: [WARN0003]\n");
+            assertThat(check("--config", sloppy, "--file", write("clean.yaml", CLEAN))).isZero();
+            assertThat(err.toString()).isEqualTo("dwd check: warning: " + sloppy
+                    + ":3:3: unknown key 'exclude' ignored (known keys: negativePolarity, positivePolarity)\n");
+        }
+    }
+
+    @Nested
+    class UnreadableInputExitsTwo {
+
+        @Test
+        void aMalformedFileNamesTheFileAndTheLine() throws Exception {
+            String file = write("broken.yaml", CLEAN + "---\nkind: Foo\nmetadata:\n  name: x\n status: [1\n");
+            assertThat(check("--config", config, "--file", file)).isEqualTo(2);
+            assertThat(err.toString()).startsWith("dwd check: " + file + ":12:2: cannot parse YAML: ");
+            assertThat(out.toString()).isEmpty();
+        }
+
+        @Test
+        void aFieldOfTheWrongTypeNamesFileLineObjectAndField() throws Exception {
+            String file = write("typed.yaml", CLEAN + "---\n" + """
+                    kind: Foo
+                    metadata: {name: x}
+                    status:
+                      conditions:
+                      - type: Ready
+                        status: True
+                    """);
+            assertThat(check("--config", config, "--file", file)).isEqualTo(2);
+            assertThat(err.toString()).isEqualTo("dwd check: " + file + ":14:5: object 2 (Foo/x): "
+                    + "status.conditions[0].status: expected a string, found true (a boolean); "
+                    + "YAML reads an unquoted True as a boolean, quote it: \"True\"\n");
+            assertThat(out.toString()).isEmpty();
+        }
+
+        @Test
+        void aMissingFileIsNamed() {
+            String missing = directory.resolve("missing.yaml").toString();
+            assertThat(check("--config", config, "--file", missing)).isEqualTo(2);
+            assertThat(err.toString()).isEqualTo("dwd check: " + missing + ": no such file\n");
+        }
+
+        @Test
+        void aBadConfigIsNamedWithItsLine() throws Exception {
+            String bad = write("bad.yaml", "conditions:\n  negativePolarity: [Ready]\n");
+            assertThat(check("--config", bad, "--file", write("clean.yaml", CLEAN))).isEqualTo(2);
+            assertThat(err.toString()).isEqualTo("dwd check: " + bad + ":2:22: conditions.negativePolarity[0]: "
+                    + "Ready cannot be listed: every check already treats it as the summary condition\n");
+        }
+
+        @Test
+        void anUnreachableClusterIsAReadError() throws Exception {
+            String kubeconfig = write("kubeconfig", """
+                    apiVersion: v1
+                    kind: Config
+                    current-context: dead
+                    clusters: [{name: dead, cluster: {server: "http://127.0.0.1:1"}}]
+                    contexts: [{name: dead, context: {cluster: dead, user: me}}]
+                    users: [{name: me, user: {token: abc}}]
+                    """);
+            assertThat(check("--config", config, "--kind", "Widget", "--name", "w", "--kubeconfig", kubeconfig)).isEqualTo(2);
+            assertThat(err.toString()).startsWith("dwd check: cannot discover the kinds served by http://127.0.0.1:1: ");
+        }
+    }
+
+    @Nested
+    class UsageErrorsExitTwo {
+
+        @Test
+        void nothingToCheck() {
+            assertThat(check("--config", config)).isEqualTo(2);
+            assertThat(err.toString()).startsWith("dwd check: say what to check: --kind KIND --name NAME for a live "
+                    + "object, or --file FILE. Run 'dwd check --help' for usage.");
+        }
+
+        @Test
+        void liveAndFilesAtOnce() {
+            assertThat(check("--config", config, "--kind", "Foo", "--name", "x", "--file", "a.yaml")).isEqualTo(2);
+            assertThat(err.toString()).contains("--file cannot be combined with --kind/--name");
+        }
+
+        @Test
+        void aKindWithoutName() {
+            assertThat(check("--config", config, "--kind", "Foo")).isEqualTo(2);
+            assertThat(err.toString()).contains("--kind needs --name");
+        }
+
+        @Test
+        void liveOptionsWithFiles() {
+            assertThat(check("--config", config, "--file", "a.yaml", "--namespace", "ns")).isEqualTo(2);
+            assertThat(err.toString()).contains("--namespace, --api-version and --kubeconfig apply to live objects");
+        }
+
+        @Test
+        void noConfig() {
+            assertThat(check("--file", "a.yaml")).isEqualTo(2);
+            assertThat(err.toString()).contains("--config FILE is required");
+        }
+
+        @Test
+        void anUnknownOutputFormat() {
+            assertThat(check("--config", config, "--file", "a.yaml", "--output", "yaml")).isEqualTo(2);
+            assertThat(err.toString()).startsWith("dwd check: ").contains("--output").contains("text, json");
+        }
+    }
+
+    @Test
+    void helpShowsTheExitCodes() {
+        assertThat(check("--help")).isZero();
+        assertThat(out.toString()).contains("Usage: dwd check", "Exit codes:", "1   at least one failure");
+    }
+
+    @Test
+    void theRootCommandListsCheck() {
+        assertThat(Main.run(new PrintWriter(out, true), new PrintWriter(err, true), "--help")).isZero();
+        assertThat(out.toString()).contains("check");
+    }
+}
