@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
         versionProvider = DwdCommand.Version.class,
         description = "Dependency watchdog for Gardener seed clusters: protects shoots whose kubelets lost "
                 + "their control plane (prober) and restarts crash-looping dependents when their service recovers (weeder).",
-        subcommands = {ProberCommand.class, DemoCommand.class, CheckCommand.class, PlanCommand.class, ValidateCommand.class,
+        subcommands = {ProberCommand.class, WeederCommand.class, DemoCommand.class, CheckCommand.class, PlanCommand.class, ValidateCommand.class,
             VersionCommand.class},
         commandListHeading = "%nCommands:%n",
         footer = {"", "Run 'dwd <command> --help' for a command's options."})

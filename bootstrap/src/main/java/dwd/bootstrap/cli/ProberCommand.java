@@ -26,9 +26,10 @@ import picocli.CommandLine.Spec;
 /** {@code dwd prober}: protects the shoots of a seed whose kubelets lose their control plane. */
 @Command(name = "prober", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Probe every shoot's API server and node leases; when kubelets lose their control plane, scale down",
-            "machine-controller-manager and cluster-autoscaler, then kube-controller-manager; scale them back up, in",
-            "order, once leases are renewed again. Runs until SIGTERM/SIGINT.",
+            "Protect shoots whose kubelets lose their control plane.",
+            "Probes every shoot's API server and node leases; when too many leases expire, scales down",
+            "machine-controller-manager and cluster-autoscaler, then kube-controller-manager, and scales them",
+            "back up, in order, once leases are renewed again. Runs until SIGTERM/SIGINT.",
             "Exit status: 1 for a config or start-up error."})
 public final class ProberCommand implements Callable<Integer> {
 

@@ -41,8 +41,9 @@ import picocli.CommandLine.Option;
  * recovery and an etcd outage, narrated. Exit 0 only if every step was observed.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Play a meltdown and a recovery on a local control plane (etcd + kube-apiserver on loopback),",
-            "narrated, with a summary table. Needs the binaries of scripts/control-plane (built if missing).",
+        description = {"Play a meltdown and a recovery on a local control plane, narrated.",
+            "Starts etcd + kube-apiserver on loopback (binaries of scripts/control-plane, built if missing),",
+            "runs the prober and the weeder against a demo seed and ends with a summary table.",
             "Exit status: 0 every step observed, 1 otherwise, 2 usage error."})
 public final class DemoCommand implements Callable<Integer> {
 
@@ -73,7 +74,7 @@ public final class DemoCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(stopper);
         try {
             return play() ? 0 : 1;
-        } catch (DemoFailure e) {
+        } catch (DemoFailure | RuntimeException e) {
             System.err.println("dwd demo: " + e.getMessage());
             return 1;
         } finally {
@@ -89,10 +90,18 @@ public final class DemoCommand implements Callable<Integer> {
         started.push(scheduler);
 
         Instant starting = Instant.now();
-        var kubernetes = LocalKubernetes.start(binaries, scheduler, List.of());
+        LocalKubernetes kubernetes;
+        try {
+            kubernetes = LocalKubernetes.start(binaries, scheduler, List.of());
+        } catch (IllegalStateException firstTry) {
+            // A free port can be taken between choosing it and binding it: one more try, with new ports.
+            narrator.info("control plane did not start (" + firstTry.getMessage().lines().findFirst().orElse("")
+                    + "); trying again");
+            kubernetes = LocalKubernetes.start(binaries, scheduler, List.of());
+        }
         started.push(kubernetes);
         narrator.info("control plane: etcd + kube-apiserver " + binaries.getFileName() + " on " + kubernetes.server()
-                + " (up in " + seconds(Duration.between(starting, Instant.now())) + ")");
+                + " (up in " + seconds(Duration.between(starting, Instant.now())) + "; files in " + kubernetes.workDirectory() + ")");
         ApiClient admin = kubernetes.client(LocalKubernetes.ADMIN, Duration.ofSeconds(30));
 
         var seed = new DemoSeed(admin, scheduler);

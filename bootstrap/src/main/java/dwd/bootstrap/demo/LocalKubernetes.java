@@ -38,6 +38,7 @@ public final class LocalKubernetes implements AutoCloseable {
 
     private final Path workDirectory;
     private final List<Process> processes = new ArrayList<>();
+    private final List<String> logFiles = new ArrayList<>();
     private final int apiServerPort;
     private String caData;
 
@@ -135,15 +136,26 @@ public final class LocalKubernetes implements AutoCloseable {
     }
 
     private void ensureRunning() {
-        for (Process process : processes) {
+        for (int i = 0; i < processes.size(); i++) {
+            Process process = processes.get(i);
             if (!process.isAlive()) {
-                throw new IllegalStateException(process.info().command().orElse("a control-plane process")
-                        + " exited with status " + process.exitValue() + "; see its log in " + workDirectory);
+                throw new IllegalStateException(logFiles.get(i).replace(".log", "") + " exited with status "
+                        + process.exitValue() + "; its last output:\n" + tail(workDirectory.resolve(logFiles.get(i))));
             }
         }
     }
 
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 8), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
     private void start(List<String> command, String logFile) throws IOException {
+        logFiles.add(logFile);
         processes.add(new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(workDirectory.resolve(logFile).toFile())

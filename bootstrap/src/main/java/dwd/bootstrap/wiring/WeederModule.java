@@ -1,0 +1,63 @@
+package dwd.bootstrap.wiring;
+
+import dagger.Module;
+import dagger.Provides;
+import dwd.adapters.k8s.weeder.EndpointSliceInformer;
+import dwd.adapters.k8s.weeder.KubernetesPodWatches;
+import dwd.adapters.k8s.weeder.KubernetesPods;
+import dwd.application.port.out.WeederObserver;
+import dwd.application.runtime.SystemScheduler;
+import dwd.application.weeder.WeederSupervisor;
+import dwd.bootstrap.seed.SeedConnection;
+import dwd.domain.config.WeederConfig;
+import io.kubernetes.client.openapi.ApiClient;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+
+/** The weeder's object graph. Watches get their own client with read timeout 0; deletions one with timeouts. */
+@Module
+public interface WeederModule {
+
+    Duration DELETE_TIMEOUT = Duration.ofSeconds(30);
+
+    @Provides
+    @Singleton
+    static SystemScheduler scheduler() {
+        return new SystemScheduler();
+    }
+
+    @Provides
+    @Singleton
+    static KubernetesPodWatches podWatches(SeedConnection seed) {
+        return new KubernetesPodWatches(watchClient(seed));
+    }
+
+    @Provides
+    @Singleton
+    static KubernetesPods pods(SeedConnection seed) {
+        ApiClient client = seed.newClient();
+        client.setConnectTimeout((int) DELETE_TIMEOUT.toMillis());
+        client.setReadTimeout((int) DELETE_TIMEOUT.toMillis());
+        client.setWriteTimeout((int) DELETE_TIMEOUT.toMillis());
+        return new KubernetesPods(client);
+    }
+
+    @Provides
+    @Singleton
+    static WeederSupervisor supervisor(WeederConfig config, SystemScheduler scheduler, KubernetesPodWatches watches,
+            KubernetesPods pods, WeederObserver observer) {
+        return new WeederSupervisor(config, scheduler, watches, pods, observer);
+    }
+
+    @Provides
+    @Singleton
+    static EndpointSliceInformer informer(SeedConnection seed, WeederConfig config, WeederSupervisor supervisor) {
+        return new EndpointSliceInformer(watchClient(seed), config.servicesAndDependantSelectors().keySet(), supervisor);
+    }
+
+    private static ApiClient watchClient(SeedConnection seed) {
+        ApiClient client = seed.newClient();
+        client.setReadTimeout(0);
+        return client;
+    }
+}

@@ -1,0 +1,112 @@
+package dwd.bootstrap.weeder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dwd.adapters.k8s.testing.LocalControlPlane;
+import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.DiscoveryV1Api;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Endpoint;
+import io.kubernetes.client.openapi.models.V1EndpointConditions;
+import io.kubernetes.client.openapi.models.V1EndpointSlice;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.util.PatchUtils;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code ./dwd weeder} as an operator runs it (module path, Gardener's config), against a real API server. */
+@WithLocalControlPlane
+class WeederLaunchIT {
+
+    static final Path REPOSITORY = Path.of(System.getProperty("dwd.repository.root", "..")).toAbsolutePath().normalize();
+
+    private Process weeder;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (weeder != null && weeder.isAlive()) {
+            weeder.destroy();
+            weeder.waitFor(30, TimeUnit.SECONDS);
+            weeder.destroyForcibly();
+        }
+    }
+
+    private Process start(Path dir, String configYaml, LocalControlPlane controlPlane) throws Exception {
+        Path config = Files.writeString(dir.resolve("weeder-config.yaml"), configYaml);
+        Path kubeconfig = Files.writeString(dir.resolve("seed.kubeconfig"), controlPlane.kubeconfig());
+        weeder = new ProcessBuilder(REPOSITORY.resolve("dwd").toString(), "weeder", "--config-file", config.toString(),
+                "--kubeconfig", kubeconfig.toString(), "--metrics-bind-addr=0", "--health-bind-addr=0")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("weeder.log").toFile()).start();
+        return weeder;
+    }
+
+    @Test
+    void aConfigErrorIsPrintedWithItsPathAndExitsWithOne(LocalControlPlane controlPlane) throws Exception {
+        Path dir = Files.createTempDirectory("dwd-weeder");
+        Process process = start(dir, """
+                servicesAndDependantSelectors:
+                  etcd-main-client:
+                    podSelectors:
+                      - matchExpressions:
+                          - {key: role, operator: In}
+                """, controlPlane);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).isEqualTo(1);
+        assertThat(Files.readString(dir.resolve("weeder.log")))
+                .contains("servicesAndDependantSelectors[etcd-main-client].podSelectors[0].matchExpressions[0].values");
+    }
+
+    @Test
+    void gardenersConfigRestartsACrashLoopingKubeApiServerWhenEtcdRecovers(LocalControlPlane controlPlane,
+            ApiClient client) throws Exception {
+        String namespace = controlPlane.createNamespace("shoot--dev--weeder");
+        var core = new CoreV1Api(client);
+        new DiscoveryV1Api(client).createNamespacedEndpointSlice(namespace, new V1EndpointSlice()
+                .metadata(new V1ObjectMeta().name("etcd-main-client-x").labels(Map.of("kubernetes.io/service-name", "etcd-main-client")))
+                .addressType("IPv4")
+                .endpoints(List.of(new V1Endpoint().addresses(List.of("10.0.0.1"))
+                        .conditions(new V1EndpointConditions().ready(false))))).execute();
+        core.createNamespacedPod(namespace, new V1Pod()
+                .metadata(new V1ObjectMeta().name("kube-apiserver-0")
+                        .labels(Map.of("gardener.cloud/role", "controlplane", "role", "apiserver")))
+                .spec(new V1PodSpec().overhead(null).containers(List.of(new V1Container().name("kube-apiserver").image("x")))))
+                .execute();
+        patch(client, () -> core.patchNamespacedPodStatus("kube-apiserver-0", namespace, new V1Patch(
+                "{\"status\":{\"containerStatuses\":[{\"name\":\"kube-apiserver\",\"image\":\"x\",\"imageID\":\"\","
+                        + "\"ready\":false,\"restartCount\":3,\"state\":{\"waiting\":{\"reason\":\"CrashLoopBackOff\"}}}]}}"))
+                .buildCall(null));
+
+        Path dir = Files.createTempDirectory("dwd-weeder");
+        start(dir, Files.readString(REPOSITORY.resolve("deploy/examples/weeder-config.yaml")), controlPlane);
+        await("the weeder is running").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> Files.readString(dir.resolve("weeder.log")).contains("weeder running"));
+        assertThat(core.listNamespacedPod(namespace).execute().getItems()).as("not ready yet: left alone").hasSize(1);
+
+        patch(client, () -> new DiscoveryV1Api(client).patchNamespacedEndpointSlice("etcd-main-client-x", namespace,
+                new V1Patch("{\"endpoints\":[{\"addresses\":[\"10.0.0.1\"],\"conditions\":{\"ready\":true}}]}")).buildCall(null));
+        await("the crash-looping kube-apiserver is deleted").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> core.listNamespacedPod(namespace).execute().getItems().stream()
+                        .allMatch(pod -> pod.getMetadata().getDeletionTimestamp() != null));
+    }
+
+    interface CallFactory {
+        okhttp3.Call call() throws ApiException;
+    }
+
+    private static void patch(ApiClient client, CallFactory call) throws ApiException {
+        PatchUtils.patch(Object.class, call::call, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+    }
+}
