@@ -243,16 +243,16 @@ public final class DemoCommand implements Callable<Integer> {
     private void etcdOutage(DemoSeed seed, DemoTimeline timeline) {
         narrator.step(4, "etcd outage: alpha's kube-apiservers crash-loop");
         Instant outage = Instant.now();
+        narrator.at(outage, "alpha", "etcd-main-client loses its ready endpoint");
         seed.setServiceReady(ALPHA, "etcd-main-client", false);
-        narrator.at(outage, "alpha", "etcd-main-client has no ready endpoint");
         timeline.await(events -> events.stream().anyMatch(e -> !e.at().isBefore(outage) && e.is(Kind.NOT_READY, ALPHA)),
                 Duration.ofSeconds(10));
         seed.crashLoop(ALPHA, "kube-apiserver-0");
         seed.crashLoop(ALPHA, "kube-apiserver-1");
         narrator.at(Instant.now(), "alpha", "kube-apiserver-0, kube-apiserver-1: CrashLoopBackOff (back-off 40s)");
         Instant back = Instant.now();
+        narrator.at(back, "alpha", "etcd comes back: its endpoint is ready again");
         seed.setServiceReady(ALPHA, "etcd-main-client", true);
-        narrator.at(back, "alpha", "etcd-main-client is ready again");
         boolean deleted = timeline.await(events -> events.stream()
                 .filter(e -> !e.at().isBefore(back) && e.is(Kind.POD_DELETED, ALPHA)).count() >= 2, STEP_TIMEOUT);
         List<Event> deletions = timeline.since(back).stream().filter(e -> e.is(Kind.POD_DELETED, ALPHA)).toList();

@@ -40,11 +40,12 @@ final class DemoTimeline implements ProberObserver, WeederObserver {
 
     private void add(String namespace, Kind kind, String subject, String text, LeaseVerdict verdict) {
         var event = new Event(Instant.now(), namespace, kind, subject, text, verdict);
+        // Shown before anyone waiting is woken, so that the story never prints ahead of its events.
         synchronized (this) {
             events.add(event);
+            onEvent.accept(event);
             notifyAll();
         }
-        onEvent.accept(event);
     }
 
     synchronized List<Event> events() {

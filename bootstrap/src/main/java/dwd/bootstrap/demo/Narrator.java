@@ -86,7 +86,7 @@ final class Narrator {
         int expectedWidth = Math.max(8, checks.stream().mapToInt(c -> c.expected().length()).max().orElse(8));
         int observedWidth = Math.max(8, checks.stream().mapToInt(c -> c.observed().length()).max().orElse(8));
         String format = "  %-" + stepWidth + "s  %-" + expectedWidth + "s  %-" + observedWidth + "s  %s";
-        out.println(String.format(Locale.ROOT, format, "step", "expected", "observed", ""));
+        out.println(String.format(Locale.ROOT, format, "step", "expected", "observed", "").stripTrailing());
         for (Check check : checks) {
             out.println(String.format(Locale.ROOT, format, check.step(), check.expected(), check.observed(), mark(check.passed())));
         }
