@@ -70,6 +70,41 @@ class LeaseVerdictPropertyTest {
         });
     }
 
+    /** More expired leases among the same candidates never turn a scale-down into anything else. */
+    @Test
+    void theVerdictIsMonotonicInTheNumberOfExpiredLeases() {
+        PropertyCheck.forAll(random -> new int[] {random.nextInt(0, 61)},
+                sizes -> {
+                    int candidates = sizes[0];
+                    double threshold = thresholdIn01(new java.util.SplittableRandom(candidates * 31L + 7));
+                    Decision previous = null;
+                    for (int expired = 0; expired <= candidates; expired++) {
+                        var verdict = LeaseVerdicts.decide(withExpired(candidates, expired, threshold));
+                        assertThat(verdict.expired()).isEqualTo(expired);
+                        if (previous == Decision.SCALE_DOWN) {
+                            assertThat(verdict.decision()).as("%d of %d expired, threshold %s", expired, candidates, threshold)
+                                    .isEqualTo(Decision.SCALE_DOWN);
+                        }
+                        previous = verdict.decision();
+                    }
+                });
+    }
+
+    /** {@code candidates} candidate nodes of which the first {@code expired} have expired leases at NOW. */
+    private static LeaseProbeInput withExpired(int candidates, int expired, double threshold) {
+        Duration grace = Duration.ofSeconds(40);
+        var nodes = new ArrayList<Node>();
+        var machines = new ArrayList<Machine>();
+        var leases = new ArrayList<NodeLease>();
+        for (int i = 0; i < candidates; i++) {
+            String name = "node-" + i;
+            nodes.add(node(name));
+            machines.add(machine(name));
+            leases.add(renewedAt(name, i < expired ? NOW.minus(grace) : NOW));
+        }
+        return new LeaseProbeInput(nodes, machines, leases, Map.of(), grace, threshold, NOW);
+    }
+
     /** Without renewals, the expired count never decreases as time passes. */
     @Test
     void expiredCountGrowsWithTime() {
