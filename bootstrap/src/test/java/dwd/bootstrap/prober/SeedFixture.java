@@ -135,6 +135,18 @@ final class SeedFixture implements AutoCloseable {
                 .execute();
     }
 
+    /** The Deployment's {@code spec.replicas} now. */
+    int replicas(String deployment) throws ApiException {
+        V1Deployment read = new AppsV1Api(client).readNamespacedDeployment(deployment, namespace).execute();
+        return java.util.Objects.requireNonNullElse(read.getSpec().getReplicas(), 0);
+    }
+
+    /** The Deployment's annotations now. */
+    Map<String, String> annotations(String deployment) throws ApiException {
+        V1Deployment read = new AppsV1Api(client).readNamespacedDeployment(deployment, namespace).execute();
+        return java.util.Objects.requireNonNullElse(read.getMetadata().getAnnotations(), Map.of());
+    }
+
     /** A node of {@code pool-a} with a Running Machine and a fresh lease, renewed every second from now on. */
     void createNode(String node) throws ApiException {
         createNode(node, Map.of("worker.gardener.cloud/pool", "pool-a"), Map.of(), List.of());
