@@ -13,7 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Logs what the prober does, one line per event, the shoot namespace first. A verdict is logged
  * at INFO when it differs from the shoot's previous one and at DEBUG otherwise, so that a healthy
- * seed does not log every probe of every shoot.
+ * seed does not log every probe of every shoot. Likewise a failed probe is logged at WARN when it
+ * fails differently from the shoot's previous probe, and at DEBUG when it repeats the same failure
+ * (a broken secret or an unreachable shoot is reported once, not every probe interval); leases
+ * without a renew time are reported when their number changes.
  */
 public final class LoggingProberObserver implements ProberObserver {
 
@@ -22,6 +25,10 @@ public final class LoggingProberObserver implements ProberObserver {
     private final ConcurrentHashMap<String, String> lastVerdict = new ConcurrentHashMap<>();
     /** Flows that changed something; only those are logged at INFO (a healthy shoot runs a no-op scale-up per probe). */
     private final java.util.Set<String> flowsThatActed = ConcurrentHashMap.newKeySet();
+    /** The shoot's current failure (stage, kind and message) while its probes keep failing. */
+    private final ConcurrentHashMap<String, String> lastFailure = new ConcurrentHashMap<>();
+    /** How many candidate nodes' leases had no renew time at the shoot's last probe, when any had none. */
+    private final ConcurrentHashMap<String, Integer> leasesWithoutRenewTime = new ConcurrentHashMap<>();
 
     @Override
     public void probeStarted(String ns) {
@@ -31,6 +38,8 @@ public final class LoggingProberObserver implements ProberObserver {
     @Override
     public void probeStopped(String ns, String reason) {
         lastVerdict.remove(ns);
+        lastFailure.remove(ns);
+        leasesWithoutRenewTime.remove(ns);
         LOG.log(System.Logger.Level.INFO, ns + ": probe stopped: " + reason);
     }
 
@@ -39,16 +48,31 @@ public final class LoggingProberObserver implements ProberObserver {
         String summary = verdict.decision() + " (" + verdict.summary() + ")"
                 + (action.isEmpty() && verdict.decision() != Decision.HOLD ? ", awaiting confirmation" : "");
         String previous = lastVerdict.put(ns, verdict.decision() + "/" + action.isPresent());
-        boolean changed = previous == null || !previous.equals(verdict.decision() + "/" + action.isPresent());
+        boolean recovered = lastFailure.remove(ns) != null;
+        boolean changed = recovered || previous == null
+                || !previous.equals(verdict.decision() + "/" + action.isPresent());
         LOG.log(changed ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
                 ns + ": lease probe: " + summary + "; next probe at " + nextProbe);
+        reportLeasesWithoutRenewTime(ns, verdict.leasesWithoutRenewTime());
+    }
+
+    private void reportLeasesWithoutRenewTime(String ns, int count) {
+        Integer before = count == 0 ? leasesWithoutRenewTime.remove(ns) : leasesWithoutRenewTime.put(ns, count);
+        if (count > 0 && (before == null || before != count)) {
+            LOG.log(System.Logger.Level.WARNING, ns + ": " + count + (count == 1 ? " node lease has" : " node leases have")
+                    + " no spec.renewTime; not counted as candidate" + (count == 1 ? "" : "s")
+                    + " (reported again only when the number changes)");
+        }
     }
 
     @Override
     public void probeFailed(String ns, ProbeStage stage, ApiFailure failure, Instant nextProbe) {
         String what = stage == ProbeStage.API_SERVER ? "API server probe failed" : "lease probe failed";
-        LOG.log(System.Logger.Level.WARNING, ns + ": " + what + " (" + failure.kind() + "): " + failure.getMessage()
-                + "; nothing is scaled; next probe at " + nextProbe);
+        String failing = what + " (" + failure.kind() + "): " + failure.getMessage();
+        boolean repeated = failing.equals(lastFailure.put(ns, failing));
+        LOG.log(repeated ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING, ns + ": " + failing
+                + "; nothing is scaled; next probe at " + nextProbe
+                + (repeated ? "" : " (while it fails the same way, further failures are logged at debug level)"));
     }
 
     @Override

@@ -95,8 +95,8 @@ final class ShootProbe {
 
     /** Stops probing and asks a running flow to stop at its next safe point. */
     void close(String reason) {
-        closed = true;
         synchronized (this) {
+            closed = true;
             nextRun.cancel();
         }
         synchronized (flowLock) {
@@ -105,6 +105,18 @@ final class ShootProbe {
             }
         }
         observer.probeStopped(namespace, reason);
+    }
+
+    /**
+     * Reports a run's outcome, unless the probe was stopped while the run was under way: then the
+     * outcome concerns no one any more, and nothing is reported after {@code probeStopped}.
+     */
+    private synchronized boolean reportUnlessClosed(Runnable report) {
+        if (closed) {
+            return false;
+        }
+        report.run();
+        return true;
     }
 
     private synchronized void scheduleRunIn(Duration delay) {
@@ -137,7 +149,9 @@ final class ShootProbe {
             hysteresis = hysteresis.observe(verdict.decision());
             Optional<Decision> action = hysteresis.action();
             Instant next = nextRun(decidedAt, verdict, action);
-            observer.probeSucceeded(namespace, verdict, action, next);
+            if (!reportUnlessClosed(() -> observer.probeSucceeded(namespace, verdict, action, next))) {
+                return;
+            }
             action.ifPresent(decision -> act(decision, verdict));
             scheduleRunIn(Duration.between(scheduler.now(), next));
         } catch (ApiFailure failure) {
@@ -145,7 +159,10 @@ final class ShootProbe {
                 throttledUntil = now.plus(failure.retryAfter().orElse(tuning.throttleBackoff()));
             }
             Instant next = later(regularNextRun(now), throttledUntil);
-            observer.probeFailed(namespace, stage, failure, next);
+            ProbeStage failedStage = stage;
+            if (!reportUnlessClosed(() -> observer.probeFailed(namespace, failedStage, failure, next))) {
+                return;
+            }
             scheduleRunIn(Duration.between(scheduler.now(), next));
         } catch (RuntimeException unexpected) {
             // A bug must not end the shoot's protection: log it and keep probing.

@@ -1,0 +1,188 @@
+package dwd.bootstrap.prober;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dwd.adapters.k8s.testing.LocalControlPlane;
+import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Must-show 5: bad input about one shoot never kills {@code ./dwd prober}. Three shoots, one of
+ * them broken: the problem is logged once (at the default level; repeats only at debug level)
+ * with the broken shoot's namespace, and the two others keep being probed.
+ */
+@WithLocalControlPlane
+class ProberBadInputIT {
+
+    private static final Path REPOSITORY = ProberMeltdownIT.REPOSITORY;
+    private static final String SECRET = "dwd-bad-input-it-probe";
+    private static final String CONFIG = """
+            kubeConfigSecretName: %s
+            probeInterval: 1s
+            initialDelay: 0s
+            probeTimeout: 2s
+            backoffJitterFactor: 0
+            dependentResourceInfos:
+              - ref: {kind: Deployment, name: kube-controller-manager, apiVersion: apps/v1}
+                optional: true
+                scaleUp: {level: 0}
+                scaleDown: {level: 0}
+            """.formatted(SECRET);
+    private static final Duration AT_MOST = Duration.ofSeconds(60);
+
+    /** The ways a shoot can be broken, each with what its log line says. */
+    enum BadInput {
+        CLUSTER_WITHOUT_SHOOT("Cluster has no spec.shoot", false),
+        MALFORMED_SHOOT("spec.shoot cannot be decoded: spec.shoot.apiVersion: expected a string", false),
+        SECRET_WITHOUT_KUBECONFIG("has no data key 'kubeconfig'", true),
+        KUBECONFIG_THAT_DOES_NOT_PARSE("the kubeconfig is not valid YAML", true),
+        LEASE_WITHOUT_RENEW_TIME("1 node lease has no spec.renewTime", true);
+
+        final String logged;
+        /** Whether the shoot is probed at all (and so again and again). */
+        final boolean probed;
+
+        BadInput(String logged, boolean probed) {
+            this.logged = logged;
+            this.probed = probed;
+        }
+    }
+
+    private final List<AutoCloseable> cleanup = new ArrayList<>();
+    private Process prober;
+    private Path log;
+
+    @AfterEach
+    void stopEverything() throws Exception {
+        if (prober != null && prober.isAlive()) {
+            prober.destroy();
+            prober.waitFor(30, TimeUnit.SECONDS);
+            prober.destroyForcibly();
+        }
+        for (AutoCloseable closeable : cleanup.reversed()) {
+            closeable.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(BadInput.class)
+    void oneBrokenShootIsLoggedOnceAndTheOthersKeepBeingProbed(BadInput bad, LocalControlPlane controlPlane)
+            throws Exception {
+        String good1 = healthyShoot(controlPlane, "shoot--dev--good").namespace();
+        String good2 = healthyShoot(controlPlane, "shoot--dev--good").namespace();
+        String broken = brokenShoot(controlPlane, bad).namespace();
+        Path dir = Files.createTempDirectory("dwd-bad-input");
+        startProber(controlPlane, dir);
+
+        await("the broken shoot's problem logged").atMost(AT_MOST).pollInterval(Duration.ofMillis(200))
+                .until(() -> indexOfFirst(broken, bad.logged) >= 0);
+        int problemLogged = indexOfFirst(broken, bad.logged);
+        await("both other shoots probed twice more").atMost(AT_MOST).pollInterval(Duration.ofMillis(200))
+                .until(() -> linesAfter(problemLogged, good1 + ": lease probe: ") >= 2
+                        && linesAfter(problemLogged, good2 + ": lease probe: ") >= 2);
+        if (bad.probed) {
+            await("the broken shoot probed twice more").atMost(AT_MOST).pollInterval(Duration.ofMillis(200))
+                    .until(() -> linesAfter(problemLogged, broken + ": ") >= 2);
+        }
+
+        assertThat(prober.isAlive()).as("the prober runs").isTrue();
+        List<LogLine> lines = logLines();
+        assertThat(lines).filteredOn(line -> !line.level().equals("DEBUG"))
+                .filteredOn(line -> line.text().contains(broken) && line.text().contains(bad.logged))
+                .as("the problem, logged once with the namespace").hasSize(1);
+        assertThat(lines).filteredOn(line -> line.level().equals("ERROR") || line.level().isEmpty())
+                .as("errors and stack traces").isEmpty();
+        prober.destroy();
+        assertThat(prober.waitFor(30, TimeUnit.SECONDS)).as("stops on SIGTERM").isTrue();
+    }
+
+    private SeedFixture healthyShoot(LocalControlPlane controlPlane, String prefix) throws Exception {
+        SeedFixture shoot = shoot(controlPlane, prefix, 2);
+        shoot.createSecret(SECRET, Map.of("kubeconfig", controlPlane.selfContainedKubeconfig()));
+        shoot.createCluster(ShootDocument.reconciled().gracePeriod("1h").toMap());
+        return shoot;
+    }
+
+    private SeedFixture brokenShoot(LocalControlPlane controlPlane, BadInput bad) throws Exception {
+        SeedFixture shoot = shoot(controlPlane, "shoot--dev--broken", bad == BadInput.LEASE_WITHOUT_RENEW_TIME ? 3 : 2);
+        String kubeconfig = controlPlane.selfContainedKubeconfig();
+        switch (bad) {
+            case CLUSTER_WITHOUT_SHOOT -> shoot.createClusterWithSpec(Map.<String, Object>of("seed", Map.of(), "cloudProfile", Map.of()));
+            case MALFORMED_SHOOT -> shoot.createCluster(Map.of("apiVersion", 8));
+            case SECRET_WITHOUT_KUBECONFIG -> shoot.createSecret(SECRET, Map.of("config", kubeconfig));
+            case KUBECONFIG_THAT_DOES_NOT_PARSE -> shoot.createSecret(SECRET, Map.of("kubeconfig", "clusters: [unclosed"));
+            case LEASE_WITHOUT_RENEW_TIME -> {
+                shoot.createSecret(SECRET, Map.of("kubeconfig", kubeconfig));
+                String node = shoot.namespace() + "-never-renewed";
+                shoot.createNode(node, Map.of("worker.gardener.cloud/pool", "pool-a"), Map.of(), List.of());
+                shoot.createMachine(node, "Running");
+                shoot.createLease(node, null);
+            }
+        }
+        if (bad == BadInput.SECRET_WITHOUT_KUBECONFIG || bad == BadInput.KUBECONFIG_THAT_DOES_NOT_PARSE
+                || bad == BadInput.LEASE_WITHOUT_RENEW_TIME) {
+            shoot.createCluster(ShootDocument.reconciled().gracePeriod("1h").toMap());
+        }
+        return shoot;
+    }
+
+    /** A shoot namespace with {@code nodes} nodes whose leases are fresh for the test's duration (grace period 1 h). */
+    private SeedFixture shoot(LocalControlPlane controlPlane, String prefix, int nodes) throws Exception {
+        var shoot = new SeedFixture(controlPlane.apiClient(), controlPlane.createNamespace(prefix));
+        cleanup.add(shoot);
+        for (int i = 0; i < nodes; i++) {
+            shoot.createNodeRenewedAt(shoot.namespace() + "-node-" + i, SeedFixture.now());
+        }
+        return shoot;
+    }
+
+    private void startProber(LocalControlPlane controlPlane, Path dir) throws IOException {
+        Path config = Files.writeString(dir.resolve("prober-config.yaml"), CONFIG);
+        Path kubeconfig = Files.writeString(dir.resolve("seed-kubeconfig.yaml"), controlPlane.kubeconfig());
+        log = dir.resolve("prober.log");
+        prober = new ProcessBuilder(REPOSITORY.resolve("dwd").toString(), "prober",
+                "--config-file", config.toString(), "--kubeconfig", kubeconfig.toString(),
+                "--metrics-bind-addr=0", "--health-bind-addr=0", "--zap-log-level=debug")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** A line of the log: {@code <time> <LEVEL> <logger> - <message>}; lines of a stack trace have no level. */
+    private record LogLine(String level, String text) {
+        static LogLine of(String line) {
+            String[] fields = line.split("\\s+", 3);
+            boolean hasLevel = fields.length == 3 && List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL")
+                    .contains(fields[1]);
+            return new LogLine(hasLevel ? fields[1] : "", line);
+        }
+    }
+
+    private List<LogLine> logLines() throws IOException {
+        return Files.readAllLines(log).stream().filter(line -> !line.isBlank()).map(LogLine::of).toList();
+    }
+
+    private int indexOfFirst(String namespace, String text) throws IOException {
+        List<LogLine> lines = logLines();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).text().contains(namespace) && lines.get(i).text().contains(text)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private long linesAfter(int index, String text) throws IOException {
+        List<LogLine> lines = logLines();
+        return lines.subList(index + 1, lines.size()).stream().filter(line -> line.text().contains(text)).count();
+    }
+}
