@@ -131,8 +131,10 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
         if (problem == null) {
             lastProblem.remove(namespace);
         } else if (!problem.equals(lastProblem.put(namespace, problem))) {
-            LOG.log(System.Logger.Level.WARNING, namespace + ": " + problem
-                    + " (the shoot is left as it is; fix the Cluster object to probe it)");
+            String consequence = shoot instanceof ClusterShoot.Missing
+                    ? "the shoot is not probed" : "a running probe is left as it is, none is started";
+            LOG.log(System.Logger.Level.WARNING, namespace + ": " + problem + " (" + consequence
+                    + "; fix the Cluster object to probe it)");
         }
     }
 }

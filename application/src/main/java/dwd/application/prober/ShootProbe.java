@@ -155,10 +155,12 @@ final class ShootProbe {
             action.ifPresent(decision -> act(decision, verdict));
             scheduleRunIn(Duration.between(scheduler.now(), next));
         } catch (ApiFailure failure) {
+            // Count from the end of the failed run: a shoot that times out must not be probed back to back.
+            Instant ended = scheduler.now();
             if (failure.is(ApiFailure.Kind.THROTTLED)) {
-                throttledUntil = now.plus(failure.retryAfter().orElse(tuning.throttleBackoff()));
+                throttledUntil = ended.plus(failure.retryAfter().orElse(tuning.throttleBackoff()));
             }
-            Instant next = later(regularNextRun(now), throttledUntil);
+            Instant next = later(regularNextRun(ended), throttledUntil);
             ProbeStage failedStage = stage;
             if (!reportUnlessClosed(() -> observer.probeFailed(namespace, failedStage, failure, next))) {
                 return;
@@ -167,7 +169,8 @@ final class ShootProbe {
         } catch (RuntimeException unexpected) {
             // A bug must not end the shoot's protection: log it and keep probing.
             LOG.log(System.Logger.Level.ERROR, namespace + ": probe run failed unexpectedly", unexpected);
-            scheduleRunIn(Duration.between(scheduler.now(), regularNextRun(now)));
+            Instant ended = scheduler.now();
+            scheduleRunIn(Duration.between(ended, regularNextRun(ended)));
         }
     }
 

@@ -87,6 +87,24 @@ class RandomFaultsTest {
     }
 
     @Test
+    void aShootThatTimesOutIsProbedAgainOnlyAnIntervalAfterTheFailedRunEnded() {
+        var fixture = new ProberFixture(ProberFixture.gardenerConfig(), 10);
+        SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 10);
+        fixture.scheduler.advanceBy(Duration.ofSeconds(45));
+        var timeout = new ApiFailure(ApiFailure.Kind.TIMEOUT, "no answer within 40s");
+        shoot.failNextAfter(SimulatedShoot.Call.VERSION, Duration.ofSeconds(40), timeout);
+        shoot.failNextAfter(SimulatedShoot.Call.VERSION, Duration.ofSeconds(40), timeout);
+        fixture.scheduler.advanceBy(Duration.ofMinutes(4));
+
+        var failures = fixture.observer.events().stream()
+                .filter(e -> e.what().equals("probe failed API_SERVER TIMEOUT")).toList();
+        assertThat(failures).hasSize(2);
+        // The second run starts at least an interval (30 s) after the first ended, and takes 40 s itself.
+        assertThat(java.time.Duration.between(failures.get(0).at(), failures.get(1).at()))
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(70));
+    }
+
+    @Test
     void aThrottledShootIsProbedAgainOnlyAfterRetryAfterAndNothingIsScaled() {
         var fixture = new ProberFixture(ProberFixture.gardenerConfig(), 9);
         SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 9);

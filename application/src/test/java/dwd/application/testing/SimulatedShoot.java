@@ -76,6 +76,9 @@ public final class SimulatedShoot implements ShootClients, Machines {
         return shoot == null ? List.of() : List.copyOf(shoot.machines);
     }
 
+    /** A failure that arrives only after the call has taken {@code duration}. */
+    private record SlowFailure(Duration duration, ApiFailure failure) { }
+
     /** One shoot: its nodes, leases, machines and kubelets. */
     public final class Shoot {
         private final String namespace;
@@ -83,7 +86,7 @@ public final class SimulatedShoot implements ShootClients, Machines {
         private final Map<String, NodeLease> leases = new ConcurrentHashMap<>();
         private final List<Machine> machines = new ArrayList<>();
         private final Set<String> cutOff = ConcurrentHashMap.newKeySet();
-        private final Map<Call, Deque<ApiFailure>> failures = new HashMap<>();
+        private final Map<Call, Deque<Object>> failures = new HashMap<>();
         private final List<Instant> leaseReads = new ArrayList<>();
         private final Map<String, Instant> lastRenewal = new ConcurrentHashMap<>();
 
@@ -133,6 +136,11 @@ public final class SimulatedShoot implements ShootClients, Machines {
             failures.computeIfAbsent(call, c -> new ArrayDeque<>()).add(failure);
         }
 
+        /** The next call fails only after taking {@code duration} (a server that does not answer until the timeout). */
+        public synchronized void failNextAfter(Call call, Duration duration, ApiFailure failure) {
+            failures.computeIfAbsent(call, c -> new ArrayDeque<>()).add(new SlowFailure(duration, failure));
+        }
+
         /** When the prober read this shoot's leases. */
         public synchronized List<Instant> leaseReads() {
             return List.copyOf(leaseReads);
@@ -152,9 +160,14 @@ public final class SimulatedShoot implements ShootClients, Machines {
         }
 
         private synchronized void failIfQueued(Call call) {
-            Deque<ApiFailure> queued = failures.get(call);
+            Deque<Object> queued = failures.get(call);
             if (queued != null && !queued.isEmpty()) {
-                throw queued.poll();
+                Object next = queued.poll();
+                if (next instanceof SlowFailure slow) {
+                    scheduler.elapse(slow.duration());
+                    throw slow.failure();
+                }
+                throw (ApiFailure) next;
             }
         }
 
