@@ -9,6 +9,8 @@ module dwd.adapters.k8s {
     requires org.apache.logging.log4j;
 
     exports dwd.adapters.k8s to dwd.bootstrap;
+    exports dwd.adapters.k8s.events to dwd.bootstrap;
+    exports dwd.adapters.k8s.leader to dwd.bootstrap;
     exports dwd.adapters.k8s.prober to dwd.bootstrap;
 
     // Gson fills the slim Secret model reflectively (client-java's V1Secret would quote secrets in errors).

@@ -2,6 +2,8 @@
 module dwd.application {
     requires transitive dwd.domain;
 
+    exports dwd.application.health;
+    exports dwd.application.leader;
     exports dwd.application.port.in;
     exports dwd.application.port.out;
     exports dwd.application.prober;

@@ -15,4 +15,5 @@ module dwd.bootstrap {
     requires org.apache.logging.log4j.core;
 
     opens dwd.bootstrap.cli to info.picocli;
+    opens dwd.bootstrap.logging to org.apache.logging.log4j.core; // the ShootContext rewrite policy is a Log4j plugin
 }
