@@ -11,7 +11,7 @@ import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 
 /** JVM and process metrics, leadership and event counts: what every role exposes. */
 public final class ProcessMetrics implements AutoCloseable {
@@ -36,15 +36,19 @@ public final class ProcessMetrics implements AutoCloseable {
                 .description("1 while this process holds the role's leader-election Lease").register(registry);
     }
 
-    /** {@code dwd_events_total{result}}: Kubernetes Events written, failed and dropped. */
-    public static void eventCounts(MeterRegistry registry, LongSupplier written, LongSupplier failed, LongSupplier dropped) {
-        eventCount(registry, "written", written);
-        eventCount(registry, "failed", failed);
-        eventCount(registry, "dropped", dropped);
+    /**
+     * {@code dwd_events_total{result}}: Kubernetes Events written, failed and dropped, read from
+     * {@code recorder} (which the caller keeps alive: meters hold their source weakly).
+     */
+    public static <T> void eventCounts(MeterRegistry registry, T recorder, ToLongFunction<T> written,
+            ToLongFunction<T> failed, ToLongFunction<T> dropped) {
+        eventCount(registry, recorder, "written", written);
+        eventCount(registry, recorder, "failed", failed);
+        eventCount(registry, recorder, "dropped", dropped);
     }
 
-    private static void eventCount(MeterRegistry registry, String result, LongSupplier count) {
-        FunctionCounter.builder("dwd.events", count, supplier -> supplier.getAsLong()).tag("result", result)
+    private static <T> void eventCount(MeterRegistry registry, T recorder, String result, ToLongFunction<T> count) {
+        FunctionCounter.builder("dwd.events", recorder, source -> count.applyAsLong(source)).tag("result", result)
                 .description("Kubernetes Events by result (written, failed: refused or error, dropped: queue full)")
                 .register(registry);
     }

@@ -159,7 +159,8 @@ public final class ProberCommand implements Callable<Integer> {
 
         var events = new KubernetesEventRecorder(seed, REPORTING_CONTROLLER,
                 KubernetesEventRecorder.instanceName(identity.host()), 512);
-        ProcessMetrics.eventCounts(registry, events::written, events::failed, events::dropped);
+        ProcessMetrics.eventCounts(registry, events, KubernetesEventRecorder::written, KubernetesEventRecorder::failed,
+                KubernetesEventRecorder::dropped);
         var board = new ProbeStatusBoard(clock);
         Duration tolerance = stallTolerance != null ? stallTolerance
                 : config.probeTimeout().multipliedBy(4).plusSeconds(10);

@@ -16,8 +16,8 @@ public final class ElectionHealth {
     }
 
     /**
-     * Ready when leading and {@code workReady} (caches synced), or when a healthy standby: the API
-     * server answered a Lease call within the lease duration, so this replica can take over.
+     * Ready when leading and {@code workReady} (caches synced), or when a healthy standby: its last
+     * conclusive Lease round trip is less than a lease duration old, so this replica can take over.
      */
     public static HealthCheck readiness(LeaderElector elector, Clock clock, BooleanSupplier workReady) {
         return () -> switch (elector.role()) {
@@ -33,8 +33,8 @@ public final class ElectionHealth {
                     yield Result.ok("leader-election", "standby: another replica holds the Lease; ready to take over");
                 }
                 yield Result.failing("leader-election", contact
-                        .map(at -> "standby: no answer from the API server for the Lease since " + at)
-                        .orElse("standby: no answer from the API server for the Lease yet"));
+                        .map(at -> "standby: no successful Lease round trip since " + at)
+                        .orElse("standby: no successful Lease round trip yet"));
             }
         };
     }

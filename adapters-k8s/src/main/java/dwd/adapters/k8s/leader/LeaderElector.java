@@ -102,7 +102,10 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         return identity;
     }
 
-    /** When the API server last answered a Lease call, if ever: a standby that hears nothing is not healthy. */
+    /**
+     * When an attempt last ended conclusively (acquired, renewed, held by another, lost a race), if
+     * ever: a standby whose attempts fail (no answer, forbidden, namespace missing) cannot take over.
+     */
     public synchronized Optional<Instant> lastContact() {
         return Optional.ofNullable(lastContact);
     }
@@ -127,8 +130,12 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         boolean succeeded;
         try {
             succeeded = tryAcquireOrRenew(attemptAt);
+            contact(scheduler.now()); // acquired, renewed, or held by another: a conclusive answer
         } catch (ApiFailure failure) {
             succeeded = false;
+            if (failure.is(ApiFailure.Kind.CONFLICT)) {
+                contact(scheduler.now()); // another candidate won the race: conclusive too
+            }
             LOG.log(isLeading() ? org.apache.logging.log4j.Level.WARN : org.apache.logging.log4j.Level.DEBUG,
                     "leader election: Lease {} not acquired or renewed: {}", store.describe(), failure.getMessage());
         } catch (RuntimeException unexpected) {
@@ -214,7 +221,6 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         int durationSeconds = (int) timings.leaseDuration().toSeconds();
         Optional<LeaseRecord> current = store.get();
         Instant readAt = scheduler.now();
-        contact(readAt);
         if (current.isEmpty()) {
             LeaseRecord created = store.create(new LeaseRecord(identity, durationSeconds, Optional.of(now),
                     Optional.of(now), 0, Optional.empty()));
