@@ -10,6 +10,8 @@ module dwd.adapters.k8s {
 
     exports dwd.adapters.k8s to dwd.bootstrap;
     exports dwd.adapters.k8s.objects to dwd.bootstrap;
+    exports dwd.adapters.k8s.events to dwd.bootstrap;
+    exports dwd.adapters.k8s.leader to dwd.bootstrap;
     exports dwd.adapters.k8s.prober to dwd.bootstrap;
     exports dwd.adapters.k8s.weeder to dwd.bootstrap;
 

@@ -4,6 +4,9 @@ module dwd.adapters.metrics {
     requires transitive micrometer.core;
     requires transitive micrometer.registry.prometheus;
     requires jdk.httpserver;
+    // Micrometer's JVM and process binders read these MXBeans; named here so that the module path resolves them.
+    requires java.management;
+    requires jdk.management;
 
     exports dwd.adapters.metrics;
 }

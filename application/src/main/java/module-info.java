@@ -3,6 +3,8 @@ module dwd.application {
     requires transitive dwd.domain;
 
     exports dwd.application.check;
+    exports dwd.application.health;
+    exports dwd.application.leader;
     exports dwd.application.port.in;
     exports dwd.application.port.out;
     exports dwd.application.prober;

@@ -5,16 +5,19 @@ import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Executors;
+import java.util.Map;
+import java.util.function.Supplier;
 
-/** Serves {@code /metrics} in the Prometheus text format from the JDK HTTP server. */
+/**
+ * Serves {@code /metrics} in the Prometheus text format, and the role's JSON status pages
+ * ({@code /probes}, {@code /weeders}), from the JDK HTTP server. Each request runs on its own
+ * virtual thread and reads snapshots: it never waits for a probe, and no probe waits for it.
+ */
 public final class MetricsServer implements AutoCloseable {
 
     private static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
+    private static final String JSON = "application/json; charset=utf-8";
 
     private final PrometheusMeterRegistry registry;
     private final HttpServer server;
@@ -31,16 +34,21 @@ public final class MetricsServer implements AutoCloseable {
 
     /** Starts serving {@code registry} on {@code address} (port 0 picks a free port). */
     public static MetricsServer start(PrometheusMeterRegistry registry, InetSocketAddress address) {
-        try {
-            HttpServer server = HttpServer.create(address, 0);
-            server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-            var metricsServer = new MetricsServer(registry, server);
-            server.createContext("/metrics", metricsServer::scrape);
-            server.start();
-            return metricsServer;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot listen on " + address + " for metrics: " + e.getMessage(), e);
-        }
+        return start(registry, address, Map.of());
+    }
+
+    /**
+     * Starts serving {@code registry} at {@code /metrics} and each of {@code statusPages} (path →
+     * JSON document) on {@code address}.
+     */
+    public static MetricsServer start(PrometheusMeterRegistry registry, InetSocketAddress address,
+            Map<String, Supplier<String>> statusPages) {
+        HttpServer server = Responses.server(address, "metrics");
+        var metricsServer = new MetricsServer(registry, server);
+        server.createContext("/metrics", metricsServer::scrape);
+        statusPages.forEach((path, page) -> server.createContext(path, exchange -> json(exchange, page)));
+        server.start();
+        return metricsServer;
     }
 
     /** The address actually bound. */
@@ -50,15 +58,16 @@ public final class MetricsServer implements AutoCloseable {
 
     private void scrape(HttpExchange exchange) throws IOException {
         try (exchange) {
-            if (!"GET".equals(exchange.getRequestMethod())) {
-                exchange.sendResponseHeaders(405, -1);
-                return;
+            if (Responses.isRead(exchange)) {
+                Responses.send(exchange, 200, TEXT_FORMAT, registry.scrape());
             }
-            byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", TEXT_FORMAT);
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
+        }
+    }
+
+    private static void json(HttpExchange exchange, Supplier<String> page) throws IOException {
+        try (exchange) {
+            if (Responses.isRead(exchange)) {
+                Responses.send(exchange, 200, JSON, page.get() + "\n");
             }
         }
     }

@@ -1,5 +1,7 @@
 package dwd.bootstrap.cli;
 
+import dwd.adapters.k8s.leader.LeaderElectionTimings;
+import dwd.bootstrap.logging.LogSetup;
 import dwd.domain.config.GoDuration;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -72,7 +74,16 @@ public final class RoleOptions {
             description = "debug, info, error, panic, or an integer verbosity (>0 means debug) (default: ${DEFAULT-VALUE}).")
     String logLevel;
 
-    @Option(names = {"--zap-devel", "--zap-encoder", "--zap-stacktrace-level", "--zap-time-encoding"},
+    @Option(names = "--log-format", paramLabel = "FORMAT",
+            description = "json (one object per line: time, level, logger, message, shootNamespace, resource) or text"
+                    + " (human-readable) (default: json).")
+    String logFormat;
+
+    @Option(names = "--zap-encoder", paramLabel = "ENCODER", hidden = true,
+            description = "Accepted for compatibility: console means --log-format=text, json means json.")
+    String zapEncoder;
+
+    @Option(names = {"--zap-devel", "--zap-stacktrace-level", "--zap-time-encoding"},
             paramLabel = "VALUE", arity = "0..1", fallbackValue = "", hidden = true,
             description = "Accepted for compatibility and ignored.")
     String ignoredZapFlag;
@@ -97,6 +108,30 @@ public final class RoleOptions {
 
     public String logLevel() {
         return logLevel;
+    }
+
+    /**
+     * The log layout: {@code --log-format}, else zap's {@code --zap-encoder}, else JSON.
+     *
+     * @throws IllegalArgumentException for an unknown format
+     */
+    public LogSetup.Format logFormat() {
+        if (logFormat != null) {
+            return LogSetup.parse("--log-format", logFormat);
+        }
+        if (zapEncoder != null && !zapEncoder.isEmpty()) {
+            return LogSetup.parse("--zap-encoder", zapEncoder);
+        }
+        return LogSetup.Format.JSON;
+    }
+
+    /**
+     * The three leader-election durations.
+     *
+     * @throws IllegalArgumentException when they do not fit (lease duration > renew deadline > retry period)
+     */
+    public LeaderElectionTimings leaderElectionTimings() {
+        return new LeaderElectionTimings(leaseDuration, renewDeadline, retryPeriod);
     }
 
     public boolean leaderElection() {

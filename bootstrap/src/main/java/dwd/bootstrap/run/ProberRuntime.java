@@ -36,13 +36,21 @@ public final class ProberRuntime implements AutoCloseable {
         this.resources = resources;
     }
 
+    private volatile boolean started;
+
     /** Starts watching; returns once the Machine and Cluster caches are synced. */
     public void start() {
+        started = true;
         machines.start();
         Readiness.await(scheduler, "the Machine cache", SYNC_TIMEOUT, machines::hasSynced);
         clusterWatch.start();
         Readiness.await(scheduler, "the Cluster cache", SYNC_TIMEOUT, clusterWatch::hasSynced);
         LOG.log(System.Logger.Level.INFO, "prober running; probing " + supervisor.probedNamespaces().size() + " shoots");
+    }
+
+    /** Whether it was started and its Machine and Cluster caches are synced (readiness). */
+    public boolean isStartedAndSynced() {
+        return started && machines.hasSynced() && clusterWatch.hasSynced();
     }
 
     public ProbeSupervisor supervisor() {

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * How to reach the seed's API server, resolved in the original's order: the {@code --kubeconfig}
@@ -33,6 +34,11 @@ public final class SeedConnection implements Supplier<ApiClient> {
 
     public ApiClient newClient() {
         return factory.get();
+    }
+
+    /** The same seed, with {@code decoration} applied to every client made (metering, user agent). */
+    public SeedConnection decorated(UnaryOperator<ApiClient> decoration) {
+        return new SeedConnection(source, () -> decoration.apply(factory.get()));
     }
 
     @Override

@@ -2,6 +2,8 @@ package dwd.bootstrap.wiring;
 
 import dagger.BindsInstance;
 import dagger.Component;
+import dwd.application.port.out.ApiTraffic;
+import dwd.application.port.out.Leadership;
 import dwd.application.port.out.ProberObserver;
 import dwd.application.prober.ProberTuning;
 import dwd.bootstrap.run.ProberRuntime;
@@ -17,13 +19,23 @@ public interface ProberComponent {
     ProberRuntime runtime();
 
     static ProberComponent create(ProberConfig config, SeedConnection seed, ProberTuning tuning, ProberObserver observer) {
-        return DaggerProberComponent.factory().create(config, seed, tuning, observer);
+        return create(config, seed, tuning, observer, Leadership.always(), ApiTraffic.none());
+    }
+
+    /**
+     * @param leadership every write to the seed is fenced by it
+     * @param traffic    told about every request to a shoot's API server
+     */
+    static ProberComponent create(ProberConfig config, SeedConnection seed, ProberTuning tuning, ProberObserver observer,
+            Leadership leadership, ApiTraffic traffic) {
+        return DaggerProberComponent.factory().create(config, seed, tuning, observer, leadership, traffic);
     }
 
     /** What the graph is built from. */
     @Component.Factory
     interface Factory {
         ProberComponent create(@BindsInstance ProberConfig config, @BindsInstance SeedConnection seed,
-                @BindsInstance ProberTuning tuning, @BindsInstance ProberObserver observer);
+                @BindsInstance ProberTuning tuning, @BindsInstance ProberObserver observer,
+                @BindsInstance Leadership leadership, @BindsInstance ApiTraffic traffic);
     }
 }

@@ -6,6 +6,10 @@ import dwd.adapters.k8s.prober.ClusterWatch;
 import dwd.adapters.k8s.prober.KubernetesMachines;
 import dwd.adapters.k8s.prober.KubernetesScalableResources;
 import dwd.adapters.k8s.prober.KubernetesShootClients;
+import dwd.adapters.k8s.RequestMetering;
+import dwd.application.leader.LeaderOnly;
+import dwd.application.port.out.ApiTraffic;
+import dwd.application.port.out.Leadership;
 import dwd.application.port.out.ProberObserver;
 import dwd.application.prober.ProbeSupervisor;
 import dwd.application.prober.ProberTuning;
@@ -27,8 +31,8 @@ public interface ProberModule {
 
     @Provides
     @Singleton
-    static KubernetesShootClients shootClients(SeedConnection seed) {
-        return new KubernetesShootClients(seed);
+    static KubernetesShootClients shootClients(SeedConnection seed, ApiTraffic traffic) {
+        return new KubernetesShootClients(seed, RequestMetering.as("shoot", traffic));
     }
 
     @Provides
@@ -47,9 +51,10 @@ public interface ProberModule {
     @Singleton
     static ProbeSupervisor supervisor(ProberConfig config, ProberTuning tuning, SystemScheduler scheduler,
             KubernetesShootClients shootClients, KubernetesMachines machines, KubernetesScalableResources resources,
-            ProberObserver observer) {
-        return new ProbeSupervisor(config, tuning, scheduler, shootClients, machines, resources, observer,
-                new SplittableRandom());
+            ProberObserver observer, Leadership leadership) {
+        // Only the leader writes: a process that lost its lease stops scaling at once, flows in flight included.
+        return new ProbeSupervisor(config, tuning, scheduler, shootClients, machines,
+                LeaderOnly.scalableResources(resources, leadership), observer, new SplittableRandom());
     }
 
     @Provides

@@ -6,6 +6,7 @@ import dwd.application.port.out.ShootClients;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Builds a client for a shoot's API server from the {@code kubeconfig} of its access secret in the
@@ -15,10 +16,17 @@ import java.util.function.Supplier;
 public final class KubernetesShootClients implements ShootClients, AutoCloseable {
 
     private final KubeconfigSecrets secrets;
+    private final UnaryOperator<ApiClient> tuneShootClient;
 
     /** @param newSeedClient makes a new client for the seed; these shoot clients own the ones they take */
     public KubernetesShootClients(Supplier<ApiClient> newSeedClient) {
+        this(newSeedClient, UnaryOperator.identity());
+    }
+
+    /** @param tuneShootClient applied to every shoot client built (e.g. to meter its requests) */
+    public KubernetesShootClients(Supplier<ApiClient> newSeedClient, UnaryOperator<ApiClient> tuneShootClient) {
         this.secrets = new KubeconfigSecrets(newSeedClient);
+        this.tuneShootClient = tuneShootClient;
     }
 
     @Override
@@ -28,7 +36,8 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
                     "opening a client for shoot " + namespace + ": the call timeout must be positive, not " + callTimeout);
         }
         byte[] kubeconfig = secrets.kubeconfig(namespace, secretName, callTimeout);
-        ApiClient client = ShootKubeconfig.client(kubeconfig, "secret " + namespace + "/" + secretName, callTimeout);
+        ApiClient client = tuneShootClient.apply(
+                ShootKubeconfig.client(kubeconfig, "secret " + namespace + "/" + secretName, callTimeout));
         return new KubernetesShootApi(namespace, client, callTimeout);
     }
 

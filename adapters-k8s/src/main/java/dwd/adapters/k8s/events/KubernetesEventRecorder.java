@@ -1,0 +1,184 @@
+package dwd.adapters.k8s.events;
+
+import dwd.adapters.k8s.ApiFailures;
+import dwd.adapters.k8s.JsonCalls;
+import dwd.adapters.k8s.OwnedClients;
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.EventRecorder;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.EventsV1Api;
+import io.kubernetes.client.openapi.models.EventsV1Event;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1ObjectReference;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Writes events.k8s.io/v1 Events, fire-and-forget: {@link #record} only offers the event to a
+ * bounded queue (a full queue drops it), and one background thread writes them with a client of
+ * its own and a short call timeout. A write that fails (403 without RBAC for events, 5xx, timeout)
+ * is counted and logged (the first of each kind at WARN, the rest at DEBUG), never retried, and
+ * never reaches the action that produced the event.
+ */
+public final class KubernetesEventRecorder implements EventRecorder, AutoCloseable {
+
+    private static final Logger LOG = LogManager.getLogger();
+    private static final int NOTE_LIMIT = 1024;
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
+
+    private final ApiClient client;
+    private final EventsV1Api api;
+    private final String reportingController;
+    private final String reportingInstance;
+    private final BlockingQueue<Event> queue;
+    private final Thread writer;
+    private final AtomicLong written = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong lastNameNanos = new AtomicLong();
+    private final Set<ApiFailure.Kind> failureKindsLogged = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    /**
+     * @param newSeedClient       makes a new client for the seed; this recorder owns the one it takes
+     * @param reportingController e.g. {@code dependency-watchdog.gardener.cloud/prober}
+     * @param reportingInstance   this process, e.g. its pod name
+     * @param capacity            events waiting at most; more are dropped
+     */
+    public KubernetesEventRecorder(Supplier<ApiClient> newSeedClient, String reportingController,
+            String reportingInstance, int capacity) {
+        this.client = newSeedClient.get();
+        this.client.setHttpClient(client.getHttpClient().newBuilder()
+                .connectTimeout(CALL_TIMEOUT).readTimeout(CALL_TIMEOUT).callTimeout(CALL_TIMEOUT).build());
+        this.api = new EventsV1Api(client);
+        this.reportingController = reportingController;
+        this.reportingInstance = cut(reportingInstance, 128);
+        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.writer = Thread.ofVirtual().name("dwd-event-writer").start(this::writeLoop);
+    }
+
+    @Override
+    public void record(Event event) {
+        if (closed || !queue.offer(event)) {
+            long count = dropped.incrementAndGet();
+            if (count == 1 || count % 100 == 0) {
+                LOG.warn("Kubernetes Event dropped ({} so far): the event queue is full or closed", count);
+            }
+        }
+    }
+
+    /** Events written so far. */
+    public long written() {
+        return written.get();
+    }
+
+    /** Event writes the API server refused or that failed. */
+    public long failed() {
+        return failed.get();
+    }
+
+    /** Events dropped because the queue was full. */
+    public long dropped() {
+        return dropped.get();
+    }
+
+    private void writeLoop() {
+        while (!closed || !queue.isEmpty()) {
+            Event event;
+            try {
+                event = queue.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            write(event);
+        }
+    }
+
+    private void write(Event event) {
+        String namespace = event.regarding().namespace();
+        String action = "writing Event " + event.reason() + " about " + event.regarding().kind() + " "
+                + namespace + "/" + event.regarding().name();
+        try {
+            EventsV1Event body = toEvent(event);
+            ApiFailures.call(action,
+                    () -> JsonCalls.execute(client, api.createNamespacedEvent(namespace, body).buildCall(null), CALL_TIMEOUT));
+            written.incrementAndGet();
+        } catch (ApiFailure failure) {
+            failed.incrementAndGet();
+            if (failureKindsLogged.add(failure.kind())) {
+                LOG.warn("{} (Events are best effort; the action itself is unaffected; further {} failures are logged"
+                        + " at DEBUG)", failure.getMessage(), failure.kind());
+            } else {
+                LOG.debug("{}", failure.getMessage());
+            }
+        } catch (RuntimeException unexpected) {
+            failed.incrementAndGet();
+            LOG.warn("{}: unexpected failure", action, unexpected);
+        }
+    }
+
+    EventsV1Event toEvent(Event event) {
+        var regarding = event.regarding();
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
+        return new EventsV1Event()
+                .apiVersion("events.k8s.io/v1")
+                .kind("Event")
+                .metadata(new V1ObjectMeta()
+                        .name(regarding.name() + "." + Long.toHexString(uniqueNanos(now)))
+                        .namespace(regarding.namespace()))
+                .eventTime(now)
+                .reportingController(reportingController)
+                .reportingInstance(reportingInstance)
+                .action(event.action())
+                .reason(event.reason())
+                .type(event.type() == Type.WARNING ? "Warning" : "Normal")
+                .note(cut(event.note(), NOTE_LIMIT))
+                .regarding(new V1ObjectReference()
+                        .apiVersion(regarding.apiVersion())
+                        .kind(regarding.kind())
+                        .namespace(regarding.namespace())
+                        .name(regarding.name()));
+    }
+
+    /** Like Kubernetes' own recorders, {@code <object>.<hex nanos>}; strictly increasing, so never twice the same. */
+    private long uniqueNanos(OffsetDateTime now) {
+        long nanos = now.toEpochSecond() * 1_000_000_000L + now.getNano();
+        return lastNameNanos.updateAndGet(previous -> Math.max(previous + 1, nanos));
+    }
+
+    private static String cut(String text, int limit) {
+        return text.length() <= limit ? text : text.substring(0, limit - 1) + "…";
+    }
+
+    /** Writes what is queued (within the call timeouts), then frees the client. */
+    @Override
+    public void close() {
+        closed = true;
+        if (queue.isEmpty()) {
+            writer.interrupt();
+        }
+        try {
+            writer.join(CALL_TIMEOUT.multipliedBy(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        writer.interrupt();
+        OwnedClients.release(client);
+    }
+
+    /** A reporting instance name from the host name, as Kubernetes controllers use the pod name. */
+    public static String instanceName(String hostName) {
+        return hostName.toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,292 @@
+package dwd.adapters.k8s.leader;
+
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.Cancellable;
+import dwd.application.port.out.Leadership;
+import dwd.application.port.out.Scheduler;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.random.RandomGenerator;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Leader election on a coordination.k8s.io Lease, with client-go's algorithm:
+ * <ul>
+ * <li>a holder's record counts as expired only {@code leaseDurationSeconds} after this process
+ *     last <em>saw it change</em>, on the local clock (no trust in other nodes' clocks);</li>
+ * <li>every write is an optimistic update on the version just read, so two candidates can never
+ *     both win;</li>
+ * <li>the leader renews every retry period and stops leading when it has not renewed for the
+ *     renew deadline, which is shorter than the lease duration: it stops before anyone can take over.</li>
+ * </ul>
+ * Two deliberate differences, both to bound the takeover time by {@code leaseDuration +
+ * retryPeriod} after the leader's last renewal: a standby looks at the record every half retry
+ * period (client-go: every 1 to 2.2 retry periods), and it tries again at the very instant the
+ * record it observed expires.
+ *
+ * <p>Leadership lost is final: {@link Listener#stoppedLeading()} is called once and the process
+ * is expected to exit (its caches and flows cannot be trusted to restart cleanly). From the moment
+ * the renew deadline passes, {@link #isLeading()} is false, so fenced writes stop at once.
+ */
+public final class LeaderElector implements Leadership, AutoCloseable {
+
+    private static final Logger LOG = LogManager.getLogger();
+
+    /** What the process is told. Both calls come from the elector's thread and must return quickly. */
+    public interface Listener {
+        /** This process now holds the lock: start working (asynchronously). */
+        void startedLeading();
+
+        /** The lock was lost (or could not be renewed in time): stop writing and exit. Called at most once. */
+        void stoppedLeading();
+    }
+
+    /** Where the elector stands. */
+    public enum Role { NOT_STARTED, STANDBY, LEADING, LOST, CLOSED }
+
+    private final LeaseStore store;
+    private final String identity;
+    private final LeaderElectionTimings timings;
+    private final Scheduler scheduler;
+    private final Listener listener;
+    private final RandomGenerator random;
+
+    // Guarded by this.
+    private Role role = Role.NOT_STARTED;
+    private LeaseRecord observed;
+    private Instant observedAt = Instant.MIN;
+    private Instant lastRenew = Instant.MIN;
+    private Instant lastContact;
+    private Instant lastAttempt;
+    private String knownLeader = "";
+    private Cancellable nextTick = () -> { };
+    private Cancellable watchdog = () -> { };
+
+    public LeaderElector(LeaseStore store, String identity, LeaderElectionTimings timings, Scheduler scheduler,
+            Listener listener, RandomGenerator random) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.identity = Objects.requireNonNull(identity, "identity");
+        this.timings = Objects.requireNonNull(timings, "timings");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.random = Objects.requireNonNull(random, "random");
+        if (identity.isBlank()) {
+            throw new IllegalArgumentException("the leader-election identity must not be empty");
+        }
+    }
+
+    /** Starts competing for the lock. */
+    public synchronized void start() {
+        if (role != Role.NOT_STARTED) {
+            return;
+        }
+        role = Role.STANDBY;
+        LOG.info("leader election: competing for Lease {} as {}", store.describe(), identity);
+        nextTick = scheduler.execute(this::tick);
+    }
+
+    /** Whether this process may write: it holds the lock and renewed it less than the renew deadline ago. */
+    @Override
+    public synchronized boolean isLeading() {
+        return role == Role.LEADING && scheduler.now().isBefore(lastRenew.plus(timings.renewDeadline()));
+    }
+
+    public synchronized Role role() {
+        return role;
+    }
+
+    public String identity() {
+        return identity;
+    }
+
+    /**
+     * When an attempt last ended conclusively (acquired, renewed, held by another, lost a race), if
+     * ever: a standby whose attempts fail (no answer, forbidden, namespace missing) cannot take over.
+     */
+    public synchronized Optional<Instant> lastContact() {
+        return Optional.ofNullable(lastContact);
+    }
+
+    /** When the elector last tried to acquire or renew, if ever: the loop's own liveness. */
+    public synchronized Optional<Instant> lastAttempt() {
+        return Optional.ofNullable(lastAttempt);
+    }
+
+    public LeaderElectionTimings timings() {
+        return timings;
+    }
+
+    private void tick() {
+        Instant attemptAt = scheduler.now();
+        synchronized (this) {
+            if (role != Role.STANDBY && role != Role.LEADING) {
+                return;
+            }
+            lastAttempt = attemptAt;
+        }
+        boolean succeeded;
+        try {
+            succeeded = tryAcquireOrRenew(attemptAt);
+            contact(scheduler.now()); // acquired, renewed, or held by another: a conclusive answer
+        } catch (ApiFailure failure) {
+            succeeded = false;
+            if (failure.is(ApiFailure.Kind.CONFLICT)) {
+                contact(scheduler.now()); // another candidate won the race: conclusive too
+            }
+            LOG.log(isLeading() ? org.apache.logging.log4j.Level.WARN : org.apache.logging.log4j.Level.DEBUG,
+                    "leader election: Lease {} not acquired or renewed: {}", store.describe(), failure.getMessage());
+        } catch (RuntimeException unexpected) {
+            succeeded = false;
+            LOG.error("leader election: unexpected failure on Lease {}", store.describe(), unexpected);
+        }
+        boolean becameLeader = false;
+        boolean lost = false;
+        Duration delay;
+        synchronized (this) {
+            if (role != Role.STANDBY && role != Role.LEADING) {
+                return;
+            }
+            if (succeeded) {
+                // The write went out after attemptAt: counting the renewal from there errs on the safe side.
+                lastRenew = attemptAt;
+                if (role == Role.STANDBY) {
+                    role = Role.LEADING;
+                    becameLeader = true;
+                }
+                watchdog.cancel();
+                Instant renewed = lastRenew;
+                watchdog = scheduler.schedule(timings.renewDeadline(), () -> deadlinePassed(renewed));
+                delay = timings.retryPeriod();
+            } else if (role == Role.LEADING) {
+                lost = !scheduler.now().isBefore(lastRenew.plus(timings.renewDeadline()));
+                delay = timings.retryPeriod();
+            } else {
+                delay = standbyDelay();
+            }
+            if (!lost) {
+                nextTick = scheduler.schedule(delay, this::tick);
+            }
+        }
+        if (becameLeader) {
+            LOG.info("leader election: {} became leader of Lease {}", identity, store.describe());
+            listener.startedLeading();
+        }
+        if (lost) {
+            lose("the Lease could not be renewed within the renew deadline of " + timings.renewDeadline());
+        }
+    }
+
+    /** Half a retry period (plus up to 10 % jitter), or less if the observed holder's lease expires sooner. */
+    private Duration standbyDelay() {
+        Duration half = timings.retryPeriod().dividedBy(2);
+        Duration delay = half.plusNanos((long) (half.toNanos() * 0.1 * random.nextDouble()));
+        if (observed != null && !observed.holderIdentity().isEmpty()) {
+            Instant expiry = observedAt.plusSeconds(observed.leaseDurationSeconds());
+            Duration untilExpiry = Duration.between(scheduler.now(), expiry).plusMillis(1);
+            if (untilExpiry.isPositive() && untilExpiry.compareTo(delay) < 0) {
+                delay = untilExpiry;
+            }
+        }
+        return delay;
+    }
+
+    private void deadlinePassed(Instant renewSeen) {
+        synchronized (this) {
+            if (role != Role.LEADING || !lastRenew.equals(renewSeen)) {
+                return;
+            }
+        }
+        lose("no renewal of the Lease for the renew deadline of " + timings.renewDeadline());
+    }
+
+    private void lose(String why) {
+        synchronized (this) {
+            if (role != Role.LEADING) {
+                return;
+            }
+            role = Role.LOST;
+            nextTick.cancel();
+            watchdog.cancel();
+        }
+        LOG.error("leader election: {} lost leadership of Lease {}: {}; stopping all writes", identity,
+                store.describe(), why);
+        listener.stoppedLeading();
+    }
+
+    /** client-go's tryAcquireOrRenew: true when this process holds the lock afterwards. */
+    private boolean tryAcquireOrRenew(Instant now) {
+        int durationSeconds = (int) timings.leaseDuration().toSeconds();
+        Optional<LeaseRecord> current = store.get();
+        Instant readAt = scheduler.now();
+        if (current.isEmpty()) {
+            LeaseRecord created = store.create(new LeaseRecord(identity, durationSeconds, Optional.of(now),
+                    Optional.of(now), 0, Optional.empty()));
+            observe(created, scheduler.now());
+            return true;
+        }
+        LeaseRecord old = current.get();
+        synchronized (this) {
+            if (!old.sameContentAs(observed)) {
+                observe(old, readAt);
+            }
+            boolean heldByOther = !old.holderIdentity().isEmpty() && !old.holderIdentity().equals(identity);
+            if (heldByOther && observedAt.plusSeconds(old.leaseDurationSeconds()).isAfter(now)) {
+                return false;
+            }
+        }
+        boolean renewal = old.holderIdentity().equals(identity);
+        LeaseRecord desired = new LeaseRecord(identity, durationSeconds,
+                renewal ? old.acquireTime().or(() -> Optional.of(now)) : Optional.of(now), Optional.of(now),
+                renewal ? old.leaseTransitions() : old.leaseTransitions() + 1, old.resourceVersion());
+        LeaseRecord stored = store.update(desired);
+        observe(stored, scheduler.now());
+        return true;
+    }
+
+    private synchronized void observe(LeaseRecord record, Instant at) {
+        observed = record;
+        observedAt = at;
+        if (!record.holderIdentity().equals(knownLeader)) {
+            knownLeader = record.holderIdentity();
+            if (!knownLeader.isEmpty() && !knownLeader.equals(identity)) {
+                LOG.info("leader election: the leader of Lease {} is {}", store.describe(), knownLeader);
+            }
+        }
+    }
+
+    private synchronized void contact(Instant at) {
+        lastContact = at;
+    }
+
+    /**
+     * Stops competing. A leader releases the lock (empty holder, 1 s duration, as client-go's
+     * ReleaseOnCancel does) so that a standby takes over at its next look instead of after the
+     * lease duration; call this only once nothing writes any more.
+     */
+    @Override
+    public void close() {
+        LeaseRecord release;
+        synchronized (this) {
+            boolean wasLeading = role == Role.LEADING;
+            role = Role.CLOSED;
+            nextTick.cancel();
+            watchdog.cancel();
+            if (!wasLeading || observed == null) {
+                return;
+            }
+            Instant now = scheduler.now();
+            release = new LeaseRecord("", 1, Optional.of(now), Optional.of(now), observed.leaseTransitions(),
+                    observed.resourceVersion());
+        }
+        try {
+            store.update(release);
+            LOG.info("leader election: {} released Lease {}", identity, store.describe());
+        } catch (RuntimeException e) {
+            LOG.warn("leader election: could not release Lease {} (a standby takes over when it expires): {}",
+                    store.describe(), e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package dwd.adapters.metrics;
+
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.Clock;
+import dwd.application.port.out.ProberObserver;
+import dwd.domain.config.ResourceRef;
+import dwd.domain.lease.Decision;
+import dwd.domain.lease.LeaseVerdict;
+import dwd.domain.scaling.ScaleDirection;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The prober's metrics, from its events. Each event costs a map lookup and an atomic update, so
+ * observing never slows a probe; a scrape reads the registry, never the probes.
+ *
+ * <p>Per-shoot gauges exist while the shoot is probed and are removed when its probe stops, so a
+ * deleted shoot leaves no stale series. A healthy shoot's scale-up that finds nothing to do is not
+ * a flow worth timing: only flows that touched a resource (or did not complete) are recorded.
+ */
+public final class ProberMetrics implements ProberObserver {
+
+    static final String PROBES_ACTIVE = "dwd.probes.active";
+    static final String PROBE_RESULTS = "dwd.probe.results";
+    static final String EXPIRED_RATIO = "dwd.shoot.lease.expired.ratio";
+    static final String CANDIDATES = "dwd.shoot.lease.candidates";
+    static final String EXPIRED = "dwd.shoot.leases.expired";
+    static final String SCALE_OPERATIONS = "dwd.scale.operations";
+    static final String FLOW_DURATION = "dwd.scale.flow.duration";
+    static final String DECISION_LATENCY = "dwd.decision.latency";
+
+    /** The last verdict's numbers of one shoot, behind its three gauges. */
+    private static final class ShootGauges {
+        volatile double ratio;
+        volatile double candidates;
+        volatile double expired;
+        final List<Meter> meters;
+
+        ShootGauges(MeterRegistry registry, String shoot) {
+            meters = List.of(
+                    Gauge.builder(EXPIRED_RATIO, this, g -> g.ratio).tag("shoot", shoot).strongReference(true)
+                            .description("Expired fraction of the shoot's candidate node leases at its last probe")
+                            .register(registry),
+                    Gauge.builder(CANDIDATES, this, g -> g.candidates).tag("shoot", shoot).strongReference(true)
+                            .description("Candidate node leases of the shoot at its last probe").register(registry),
+                    Gauge.builder(EXPIRED, this, g -> g.expired).tag("shoot", shoot).strongReference(true)
+                            .description("Expired candidate node leases of the shoot at its last probe")
+                            .register(registry));
+        }
+    }
+
+    /** A flow under way: when it started and whether it touched anything yet. */
+    private record RunningFlow(Instant startedAt, AtomicBoolean acted, AtomicBoolean firstWriteTimed) { }
+
+    private final MeterRegistry registry;
+    private final Clock clock;
+    private final Set<String> probed = ConcurrentHashMap.newKeySet();
+    private final ConcurrentHashMap<String, ShootGauges> shoots = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, RunningFlow> flows = new ConcurrentHashMap<>();
+
+    public ProberMetrics(MeterRegistry registry, Clock clock) {
+        this.registry = registry;
+        this.clock = clock;
+        Gauge.builder(PROBES_ACTIVE, probed, Set::size).strongReference(true)
+                .description("Shoots being probed").register(registry);
+        for (String outcome : List.of("scale_down", "scale_up", "hold", "failed_api_server", "failed_leases")) {
+            probeResults(outcome); // present at 0 from the start, so rates work from the first scrape
+        }
+    }
+
+    @Override
+    public void probeStarted(String ns) {
+        probed.add(ns);
+    }
+
+    @Override
+    public void probeStopped(String ns, String reason) {
+        probed.remove(ns);
+        flows.keySet().removeIf(key -> key.startsWith(ns + "|"));
+        ShootGauges gauges = shoots.remove(ns);
+        if (gauges != null) {
+            gauges.meters.forEach(registry::remove);
+        }
+    }
+
+    @Override
+    public void probeSucceeded(String ns, LeaseVerdict verdict, Optional<Decision> action, Instant nextProbe) {
+        probeResults(verdict.decision().name().toLowerCase(Locale.ROOT)).increment();
+        ShootGauges gauges = shoots.computeIfAbsent(ns, shoot -> new ShootGauges(registry, shoot));
+        gauges.ratio = verdict.fraction();
+        gauges.candidates = verdict.candidates();
+        gauges.expired = verdict.expired();
+    }
+
+    @Override
+    public void probeFailed(String ns, ProbeStage stage, ApiFailure failure, Instant nextProbe) {
+        probeResults(stage == ProbeStage.API_SERVER ? "failed_api_server" : "failed_leases").increment();
+    }
+
+    @Override
+    public void flowStarted(String ns, ScaleDirection direction, LeaseVerdict cause) {
+        flows.put(flowKey(ns, direction), new RunningFlow(clock.now(), new AtomicBoolean(), new AtomicBoolean()));
+    }
+
+    @Override
+    public void resourceScaled(String ns, ScaleDirection direction, ResourceRef ref, int from, int to, LeaseVerdict cause) {
+        scaleOperations(ns, direction, ref, "scaled").increment();
+        RunningFlow flow = acted(ns, direction);
+        // Decision latency: from the instant the expired fraction reached the threshold to the first
+        // dependent scaled down for it.
+        if (direction == ScaleDirection.DOWN && flow != null && flow.firstWriteTimed().compareAndSet(false, true)) {
+            cause.predictedCrossing().ifPresent(crossing -> {
+                Duration latency = Duration.between(crossing, clock.now());
+                if (!latency.isNegative()) {
+                    Timer.builder(DECISION_LATENCY).tag("direction", "down")
+                            .description("From the threshold crossing of the expired lease fraction to the first dependent scaled down")
+                            .register(registry).record(latency);
+                }
+            });
+        }
+    }
+
+    @Override
+    public void resourceSkipped(String ns, ScaleDirection direction, ResourceRef ref, String reason) {
+        scaleOperations(ns, direction, ref, "skipped").increment();
+        acted(ns, direction);
+    }
+
+    @Override
+    public void resourceFailed(String ns, ScaleDirection direction, ResourceRef ref, String reason) {
+        scaleOperations(ns, direction, ref, "failed").increment();
+        acted(ns, direction);
+    }
+
+    @Override
+    public void flowFinished(String ns, ScaleDirection direction, FlowOutcome outcome) {
+        RunningFlow flow = flows.remove(flowKey(ns, direction));
+        if (flow != null && (flow.acted().get() || outcome != FlowOutcome.COMPLETED)) {
+            Timer.builder(FLOW_DURATION)
+                    .tag("direction", direction(direction))
+                    .tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
+                    .description("Duration of scale flows that scaled, skipped or failed at least one dependent")
+                    .register(registry)
+                    .record(Duration.between(flow.startedAt(), clock.now()));
+        }
+    }
+
+    private RunningFlow acted(String ns, ScaleDirection direction) {
+        RunningFlow flow = flows.get(flowKey(ns, direction));
+        if (flow != null) {
+            flow.acted().set(true);
+        }
+        return flow;
+    }
+
+    private Counter probeResults(String outcome) {
+        return Counter.builder(PROBE_RESULTS).tag("outcome", outcome)
+                .description("Probe runs by outcome: the verdict, or the stage that failed").register(registry);
+    }
+
+    private Counter scaleOperations(String ns, ScaleDirection direction, ResourceRef ref, String result) {
+        return Counter.builder(SCALE_OPERATIONS)
+                .tag("shoot", ns)
+                .tag("resource", ref.kind() + "/" + ref.name())
+                .tag("direction", direction(direction))
+                .tag("result", result)
+                .description("Dependents scaled, skipped or failed by scale flows")
+                .register(registry);
+    }
+
+    private static String direction(ScaleDirection direction) {
+        return direction == ScaleDirection.DOWN ? "down" : "up";
+    }
+
+    private static String flowKey(String ns, ScaleDirection direction) {
+        return ns + "|" + direction;
+    }
+}

@@ -1,0 +1,53 @@
+package dwd.adapters.metrics;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+
+/** Shared plumbing of the JDK HTTP servers: one virtual thread per request, GET only. */
+final class Responses {
+
+    private Responses() {
+    }
+
+    /** A server on {@code address} whose requests each run on a virtual thread (a slow client holds up nothing). */
+    static HttpServer server(InetSocketAddress address, String what) {
+        try {
+            HttpServer server = HttpServer.create(address, 0);
+            server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on " + address + " for " + what + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** False (after answering 405) unless the request is a GET or HEAD. */
+    static boolean isRead(HttpExchange exchange) throws IOException {
+        String method = exchange.getRequestMethod();
+        if ("GET".equals(method) || "HEAD".equals(method)) {
+            return true;
+        }
+        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+        exchange.sendResponseHeaders(405, -1);
+        return false;
+    }
+
+    static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        exchange.getResponseHeaders().set("Cache-Control", "no-store");
+        if ("HEAD".equals(exchange.getRequestMethod())) {
+            exchange.sendResponseHeaders(status, -1);
+            return;
+        }
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+}

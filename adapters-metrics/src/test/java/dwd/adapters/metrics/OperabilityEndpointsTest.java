@@ -1,0 +1,128 @@
+package dwd.adapters.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dwd.application.health.Health;
+import dwd.application.health.HealthCheck;
+import dwd.application.port.out.ProberObserver.FlowOutcome;
+import dwd.application.prober.ProbeStatusBoard;
+import dwd.domain.config.ResourceRef;
+import dwd.domain.lease.Decision;
+import dwd.domain.lease.Exclusion;
+import dwd.domain.lease.LeaseVerdict;
+import dwd.domain.scaling.ScaleDirection;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** Prober metrics by their Prometheus names, the /probes page and the health endpoints. */
+class OperabilityEndpointsTest {
+
+    static final String NS = "shoot--dev--a";
+    static final ResourceRef KCM = new ResourceRef("apps/v1", "Deployment", "kube-controller-manager");
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    static final LeaseVerdict MELTDOWN = new LeaseVerdict(Decision.SCALE_DOWN, 5, 3, 0.6, 0.6,
+            Map.of("node-x", Set.of(Exclusion.NOT_MANAGED_BY_MCM)), 0, 0, List.of(), Optional.of(T0.minusSeconds(1)));
+
+    private final AtomicReference<Instant> now = new AtomicReference<>(T0);
+
+    @Test
+    void proberEventsBecomeDwdSeriesWithUnitsInTheirNames() {
+        var registry = MetricsServer.newRegistry();
+        var metrics = new ProberMetrics(registry, now::get);
+        metrics.probeStarted(NS);
+        metrics.probeSucceeded(NS, MELTDOWN, Optional.of(Decision.SCALE_DOWN), T0.plusSeconds(30));
+        metrics.flowStarted(NS, ScaleDirection.DOWN, MELTDOWN);
+        now.set(T0.plusMillis(1500));
+        metrics.resourceScaled(NS, ScaleDirection.DOWN, KCM, 3, 0, MELTDOWN);
+        metrics.flowFinished(NS, ScaleDirection.DOWN, FlowOutcome.COMPLETED);
+        metrics.flowStarted(NS, ScaleDirection.UP, MELTDOWN);
+        metrics.flowFinished(NS, ScaleDirection.UP, FlowOutcome.COMPLETED); // did nothing: not timed
+        new ApiRequestMetrics(registry, "seed").requestCompleted("seed", "update", 429);
+
+        String scrape = registry.scrape();
+        assertThat(scrape)
+                .contains("dwd_probes_active 1.0")
+                .contains("dwd_probe_results_total{outcome=\"scale_down\"} 1.0")
+                .contains("dwd_shoot_lease_expired_ratio{shoot=\"shoot--dev--a\"} 0.6")
+                .contains("dwd_shoot_lease_candidates{shoot=\"shoot--dev--a\"} 5.0")
+                .contains("dwd_shoot_leases_expired{shoot=\"shoot--dev--a\"} 3.0")
+                .contains("dwd_scale_operations_total{direction=\"down\",resource=\"Deployment/kube-controller-manager\","
+                        + "result=\"scaled\",shoot=\"shoot--dev--a\"} 1.0")
+                .contains("dwd_scale_flow_duration_seconds_count{direction=\"down\",outcome=\"completed\"} 1")
+                .doesNotContain("dwd_scale_flow_duration_seconds_count{direction=\"up\"")
+                .contains("dwd_decision_latency_seconds_sum{direction=\"down\"} 2.5")
+                .contains("dwd_api_requests_total{code=\"429\",target=\"seed\",verb=\"update\"} 1.0")
+                .contains("dwd_throttled_requests_total{target=\"seed\"} 1.0");
+
+        metrics.probeStopped(NS, "Cluster deleted");
+        assertThat(registry.scrape()).contains("dwd_probes_active 0.0").doesNotContain("dwd_shoot_lease_expired_ratio{");
+    }
+
+    @Test
+    void weederHooksCountActiveWeedersAndDeletedPods() {
+        var registry = MetricsServer.newRegistry();
+        var weeders = new WeederMetrics(registry);
+        weeders.weederStarted("shoot--a", "etcd-main-client");
+        weeders.podDeleted("shoot--a", "etcd-main-client");
+        assertThat(registry.scrape()).contains("dwd_weeders_active 1.0")
+                .contains("dwd_pods_deleted_total{namespace=\"shoot--a\",service=\"etcd-main-client\"} 1.0");
+        weeders.weederStopped("shoot--a", "etcd-main-client");
+        assertThat(registry.scrape()).contains("dwd_weeders_active 0.0");
+    }
+
+    @Test
+    void servesProbesAsJsonAndHealthAsStatusCodes() throws Exception {
+        var board = new ProbeStatusBoard(now::get);
+        board.probeStarted(NS);
+        board.probeSucceeded(NS, MELTDOWN, Optional.of(Decision.SCALE_DOWN), T0.plusSeconds(30));
+        var alive = new AtomicBoolean(true);
+        var health = new Health().addLiveness(() -> alive.get()
+                ? HealthCheck.Result.ok("probe-loops", "1 loops making progress")
+                : HealthCheck.Result.failing("probe-loops", "1 of 1 loops stalled: " + NS));
+        var loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        try (var metricsServer = MetricsServer.start(MetricsServer.newRegistry(), loopback,
+                        Map.of("/probes", new ProbeStatusJson(board, now::get)));
+                var healthServer = HealthServer.start(health, loopback);
+                var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()) {
+            var probes = get(http, metricsServer.address().getPort(), "/probes");
+            assertThat(probes.statusCode()).isEqualTo(200);
+            assertThat(probes.body()).contains("\"namespace\":\"shoot--dev--a\",\"state\":\"meltdown\"")
+                    .contains("\"candidates\":5,\"expired\":3,\"fraction\":0.6,\"threshold\":0.6")
+                    .contains("\"excludedNodes\":[{\"node\":\"node-x\",\"reasons\":[\"not-managed-by-mcm\"]}]")
+                    .contains("\"nextProbe\":\"2026-01-01T00:00:30Z\"");
+
+            assertThat(get(http, healthServer.address().getPort(), "/healthz").statusCode()).isEqualTo(200);
+            assertThat(get(http, healthServer.address().getPort(), "/readyz").statusCode()).isEqualTo(200);
+            alive.set(false);
+            var unhealthy = get(http, healthServer.address().getPort(), "/healthz");
+            assertThat(unhealthy.statusCode()).isEqualTo(503);
+            assertThat(unhealthy.body()).contains("[-]probe-loops: 1 of 1 loops stalled: shoot--dev--a");
+            health.markStopping();
+            assertThat(get(http, healthServer.address().getPort(), "/readyz").statusCode()).isEqualTo(503);
+        }
+    }
+
+    @Test
+    void jsonEscapesAndWritesNullForEmpty() {
+        assertThat(Json.write(Map.of("a", "x\"y\n"))).isEqualTo("{\"a\":\"x\\\"y\\n\"}");
+        assertThat(Json.write(List.of(Optional.empty(), 1, true, Double.NaN))).isEqualTo("[null,1,true,null]");
+    }
+
+    private static HttpResponse<String> get(HttpClient http, int port, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,66 @@
+package dwd.application.leader;
+
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.EventRecorder;
+import dwd.application.port.out.Leadership;
+import dwd.application.port.out.ScalableResource;
+import dwd.application.port.out.ScalableResources;
+import dwd.domain.config.ResourceRef;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Fences the mutating ports: every write first asks {@link Leadership}, so a process that lost
+ * its lease stops writing at once, even with flows in flight, while it is still shutting down.
+ * Reads pass. (The weeder fences its pod deletions the same way.)
+ */
+public final class LeaderOnly {
+
+    private LeaderOnly() {
+    }
+
+    /** Refuses {@code action} with {@link ApiFailure.Kind#FORBIDDEN} unless leading. */
+    public static void require(Leadership leadership, String action) {
+        if (!leadership.isLeading()) {
+            throw new ApiFailure(ApiFailure.Kind.FORBIDDEN, action + ": not written: this process is not the leader");
+        }
+    }
+
+    /** {@code resources} whose annotation patches and scale writes happen only while leading. */
+    public static ScalableResources scalableResources(ScalableResources resources, Leadership leadership) {
+        Objects.requireNonNull(resources, "resources");
+        Objects.requireNonNull(leadership, "leadership");
+        return new ScalableResources() {
+            @Override
+            public Optional<ScalableResource> read(String namespace, ResourceRef ref, Duration timeout) {
+                return resources.read(namespace, ref, timeout);
+            }
+
+            @Override
+            public void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
+                    Duration timeout) {
+                require(leadership, "patching annotations of " + ref + " in namespace " + namespace);
+                resources.patchAnnotations(namespace, ref, changes, timeout);
+            }
+
+            @Override
+            public void scale(String namespace, ResourceRef ref, int replicas, Duration timeout) {
+                require(leadership, "scaling " + ref + " in namespace " + namespace + " to " + replicas);
+                resources.scale(namespace, ref, replicas, timeout);
+            }
+        };
+    }
+
+    /** {@code events} that are dropped unless leading. */
+    public static EventRecorder events(EventRecorder events, Leadership leadership) {
+        Objects.requireNonNull(events, "events");
+        Objects.requireNonNull(leadership, "leadership");
+        return event -> {
+            if (leadership.isLeading()) {
+                events.record(event);
+            }
+        };
+    }
+}

@@ -1,0 +1,63 @@
+package dwd.application.leader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.EventRecorder;
+import dwd.application.port.out.ScalableResource;
+import dwd.application.port.out.ScalableResources;
+import dwd.domain.config.ResourceRef;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+class LeaderOnlyTest {
+
+    static final ResourceRef KCM = new ResourceRef("apps/v1", "Deployment", "kube-controller-manager");
+
+    @Test
+    void writesPassOnlyWhileLeadingAndReadsAlways() {
+        List<String> calls = new ArrayList<>();
+        ScalableResources resources = new ScalableResources() {
+            @Override
+            public Optional<ScalableResource> read(String namespace, ResourceRef ref, Duration timeout) {
+                calls.add("read");
+                return Optional.empty();
+            }
+
+            @Override
+            public void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
+                    Duration timeout) {
+                calls.add("patch");
+            }
+
+            @Override
+            public void scale(String namespace, ResourceRef ref, int replicas, Duration timeout) {
+                calls.add("scale");
+            }
+        };
+        var leading = new AtomicBoolean(true);
+        ScalableResources fenced = LeaderOnly.scalableResources(resources, leading::get);
+        fenced.patchAnnotations("ns", KCM, Map.of(), Duration.ofSeconds(1));
+        fenced.scale("ns", KCM, 0, Duration.ofSeconds(1));
+        leading.set(false);
+        fenced.read("ns", KCM, Duration.ofSeconds(1));
+        assertThatThrownBy(() -> fenced.scale("ns", KCM, 0, Duration.ofSeconds(1)))
+                .isInstanceOfSatisfying(ApiFailure.class, failure -> assertThat(failure.kind()).isEqualTo(ApiFailure.Kind.FORBIDDEN))
+                .hasMessageContaining("not the leader");
+        assertThatThrownBy(() -> fenced.patchAnnotations("ns", KCM, Map.of(), Duration.ofSeconds(1)))
+                .isInstanceOf(ApiFailure.class);
+        assertThat(calls).containsExactly("patch", "scale", "read");
+
+        List<EventRecorder.Event> events = new ArrayList<>();
+        EventRecorder recorder = LeaderOnly.events(events::add, leading::get);
+        recorder.record(new EventRecorder.Event(new EventRecorder.ObjectRef("v1", "Pod", "ns", "p"),
+                EventRecorder.Type.NORMAL, "Deleted", "Delete", "note"));
+        assertThat(events).isEmpty();
+    }
+}
