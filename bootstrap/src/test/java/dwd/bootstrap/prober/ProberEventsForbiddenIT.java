@@ -59,14 +59,8 @@ class ProberEventsForbiddenIT {
         cleanup.add(seed);
         String tokenKubeconfig = withToken(controlPlane.selfContainedKubeconfig(), TOKEN);
         seed.createKubeconfigSecret(tokenKubeconfig);
-        seed.createDeployment(KCM, 3);
-        seed.createDeployment(MCM, 2);
-        seed.createDeployment(CA, 1);
-        List<String> nodes = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            nodes.add(namespace + "-node-" + i);
-            seed.createNode(nodes.getLast());
-        }
+        seed.createGardenerDependents();
+        List<String> nodes = seed.createNodes(5);
         seed.startKubelets();
         seed.createCluster("8s");
         var recorder = new DeploymentRecorder(controlPlane.newApiClient(Duration.ZERO), namespace);

@@ -62,14 +62,8 @@ class ProberFailoverIT {
         var seed = new SeedFixture(controlPlane.apiClient(), namespace);
         cleanup.add(seed);
         seed.createKubeconfigSecret(controlPlane.selfContainedKubeconfig());
-        seed.createDeployment(KCM, 3);
-        seed.createDeployment(MCM, 2);
-        seed.createDeployment(CA, 1);
-        List<String> nodes = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            nodes.add(namespace + "-node-" + i);
-            seed.createNode(nodes.getLast());
-        }
+        seed.createGardenerDependents();
+        List<String> nodes = seed.createNodes(5);
         seed.startKubelets();
         seed.createCluster("8s");
         var recorder = new DeploymentRecorder(controlPlane.newApiClient(Duration.ZERO), namespace);

@@ -49,14 +49,8 @@ class ProberOperabilityIT {
         var seed = new SeedFixture(controlPlane.apiClient(), namespace);
         cleanup.add(seed);
         seed.createKubeconfigSecret(controlPlane.selfContainedKubeconfig());
-        seed.createDeployment(KCM, 3);
-        seed.createDeployment(MCM, 2);
-        seed.createDeployment(CA, 1);
-        List<String> nodes = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            nodes.add(namespace + "-node-" + i);
-            seed.createNode(nodes.getLast());
-        }
+        seed.createGardenerDependents();
+        List<String> nodes = seed.createNodes(5);
         String unmanaged = namespace + "-unmanaged";
         String withoutMachine = namespace + "-no-machine";
         createBareNode(controlPlane, unmanaged, Map.of("node.machine.sapcloud.io/not-managed-by-mcm", "true"));

@@ -147,6 +147,23 @@ final class SeedFixture implements AutoCloseable {
         return java.util.Objects.requireNonNullElse(read.getMetadata().getAnnotations(), Map.of());
     }
 
+    /** Gardener's three dependents at 3 (kube-controller-manager), 2 (machine-controller-manager) and 1 (cluster-autoscaler) replicas. */
+    void createGardenerDependents() throws ApiException {
+        createDeployment("kube-controller-manager", 3);
+        createDeployment("machine-controller-manager", 2);
+        createDeployment("cluster-autoscaler", 1);
+    }
+
+    /** {@code count} nodes named after the namespace, each with a Running Machine and a fresh lease. */
+    List<String> createNodes(int count) throws ApiException {
+        var created = new java.util.ArrayList<String>();
+        for (int i = 0; i < count; i++) {
+            created.add(namespace + "-node-" + i);
+            createNode(created.getLast());
+        }
+        return created;
+    }
+
     /** A node of {@code pool-a} with a Running Machine and a fresh lease, renewed every second from now on. */
     void createNode(String node) throws ApiException {
         createNode(node, Map.of("worker.gardener.cloud/pool", "pool-a"), Map.of(), List.of());
