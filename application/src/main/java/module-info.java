@@ -7,5 +7,6 @@ module dwd.application {
     exports dwd.application.port.out;
     exports dwd.application.prober;
     exports dwd.application.runtime;
+    exports dwd.application.shadow;
     exports dwd.application.weeder;
 }

@@ -19,4 +19,5 @@ module dwd.bootstrap {
     opens dwd.bootstrap.cli to info.picocli;
     opens dwd.bootstrap.check to info.picocli; // option fields are set reflectively
     opens dwd.bootstrap.demo to info.picocli;
+    opens dwd.bootstrap.shadow to info.picocli;
 }

@@ -1,16 +1,22 @@
 package dwd.bootstrap.cli;
 
 import dwd.adapters.metrics.MetricsServer;
+import dwd.adapters.metrics.ShadowMetrics;
 import dwd.application.port.out.ProberObserver;
+import dwd.application.port.out.ShadowObserver;
 import dwd.application.prober.LoggingProberObserver;
 import dwd.application.prober.ProberTuning;
+import dwd.application.shadow.LoggingShadowObserver;
+import dwd.application.shadow.ShadowMode;
 import dwd.bootstrap.config.ConfigFileException;
 import dwd.bootstrap.config.ConfigFiles;
 import dwd.bootstrap.logging.LogLevels;
 import dwd.bootstrap.run.ProberRuntime;
 import dwd.bootstrap.seed.SeedConnection;
+import dwd.bootstrap.shadow.DryRunOption;
 import dwd.bootstrap.wiring.ProberComponent;
 import dwd.domain.config.ProberConfig;
+import dwd.domain.dryrun.DryRunMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -41,6 +47,9 @@ public final class ProberCommand implements Callable<Integer> {
     @Mixin
     RoleOptions options;
 
+    @Mixin
+    DryRunOption dryRunOption;
+
     @Option(names = "--x-scale-readiness-timeout", hidden = true, converter = RoleOptions.GoDurationConverter.class,
             description = "How long a scaled dependent is watched for ready replicas (default 5s; demos and tests shorten it).")
     Duration readinessTimeout = ProberTuning.defaults().readinessTimeout();
@@ -48,11 +57,19 @@ public final class ProberCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var err = spec.commandLine().getErr();
+        var dryRun = dryRunOption.resolve("dwd prober", err);
+        if (dryRun.isEmpty()) {
+            return DryRunOption.INVALID;
+        }
         try {
             LogLevels.apply(LogLevels.parse(options.logLevel()));
         } catch (IllegalArgumentException e) {
             err.println("dwd prober: " + e.getMessage());
             return 1;
+        }
+        DryRunMode mode = dryRun.get();
+        if (mode.isShadow()) {
+            LOG.warn(DryRunOption.shadowModeNotice("dwd prober", mode));
         }
         ProberConfig config;
         SeedConnection seed;
@@ -66,14 +83,16 @@ public final class ProberCommand implements Callable<Integer> {
             return 1;
         }
         warnAboutCompatibilityFlags();
-        LOG.info("dwd prober starting: config {}, seed from {}, {} dependents, probe interval {}, lease failure fraction {}",
-                options.configFile(), seed.source(), config.dependentResourceInfos().size(), config.probeInterval(),
-                config.nodeLeaseFailureFraction());
+        LOG.info("dwd prober starting: config {}, seed from {}, {} dependents, probe interval {}, lease failure fraction {},"
+                + " dry-run {}", options.configFile(), seed.source(), config.dependentResourceInfos().size(),
+                config.probeInterval(), config.nodeLeaseFailureFraction(), mode.flagValue());
 
+        var registry = MetricsServer.newRegistry();
         ProberObserver observer = ProberObserver.all(new LoggingProberObserver());
+        var shadow = new ShadowMode(mode, ShadowObserver.all(new LoggingShadowObserver(), new ShadowMetrics(registry, mode)));
         ProberRuntime runtime = ProberComponent.create(config, seed,
-                ProberTuning.defaults().withReadinessTimeout(readinessTimeout), observer).runtime();
-        var metrics = options.metricsAddress().map(address -> MetricsServer.start(MetricsServer.newRegistry(), address));
+                ProberTuning.defaults().withReadinessTimeout(readinessTimeout), observer, shadow).runtime();
+        var metrics = options.metricsAddress().map(address -> MetricsServer.start(registry, address));
         var stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("dwd prober: stop requested, shutting down");

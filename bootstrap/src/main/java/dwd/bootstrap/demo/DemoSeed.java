@@ -278,6 +278,23 @@ final class DemoSeed implements AutoCloseable {
                 .map(pod -> pod.getMetadata().getName()).sorted().toList();
     }
 
+    /**
+     * {@code deployment/NAME -> resourceVersion} and {@code pod/NAME -> UID} (plus {@code deleting} once marked for
+     * deletion): whatever dwd writes to a dependent or deletes changes one of them; the demo's own status
+     * updates of pods do not.
+     */
+    Map<String, String> fingerprints(String namespace) throws ApiException {
+        var fingerprints = new java.util.TreeMap<String, String>();
+        for (var deployment : new AppsV1Api(client).listNamespacedDeployment(namespace).execute().getItems()) {
+            fingerprints.put("deployment/" + deployment.getMetadata().getName(), deployment.getMetadata().getResourceVersion());
+        }
+        for (var pod : new CoreV1Api(client).listNamespacedPod(namespace).execute().getItems()) {
+            fingerprints.put("pod/" + pod.getMetadata().getName(), pod.getMetadata().getUid()
+                    + (pod.getMetadata().getDeletionTimestamp() == null ? "" : " deleting"));
+        }
+        return fingerprints;
+    }
+
     int replicas(String namespace, String deployment) throws ApiException {
         return Objects.requireNonNullElse(new AppsV1Api(client).readNamespacedDeployment(deployment, namespace)
                 .execute().getSpec().getReplicas(), 0);

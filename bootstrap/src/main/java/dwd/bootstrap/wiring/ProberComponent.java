@@ -4,6 +4,7 @@ import dagger.BindsInstance;
 import dagger.Component;
 import dwd.application.port.out.ProberObserver;
 import dwd.application.prober.ProberTuning;
+import dwd.application.shadow.ShadowMode;
 import dwd.bootstrap.run.ProberRuntime;
 import dwd.bootstrap.seed.SeedConnection;
 import dwd.domain.config.ProberConfig;
@@ -17,13 +18,20 @@ public interface ProberComponent {
     ProberRuntime runtime();
 
     static ProberComponent create(ProberConfig config, SeedConnection seed, ProberTuning tuning, ProberObserver observer) {
-        return DaggerProberComponent.factory().create(config, seed, tuning, observer);
+        return create(config, seed, tuning, observer, ShadowMode.off());
+    }
+
+    /** @param shadow the {@code --dry-run} mode and who hears of its would-be actions */
+    static ProberComponent create(ProberConfig config, SeedConnection seed, ProberTuning tuning, ProberObserver observer,
+            ShadowMode shadow) {
+        return DaggerProberComponent.factory().create(config, seed, tuning, observer, shadow);
     }
 
     /** What the graph is built from. */
     @Component.Factory
     interface Factory {
         ProberComponent create(@BindsInstance ProberConfig config, @BindsInstance SeedConnection seed,
-                @BindsInstance ProberTuning tuning, @BindsInstance ProberObserver observer);
+                @BindsInstance ProberTuning tuning, @BindsInstance ProberObserver observer,
+                @BindsInstance ShadowMode shadow);
     }
 }

@@ -10,8 +10,10 @@ import dwd.application.port.out.ProberObserver;
 import dwd.application.prober.ProbeSupervisor;
 import dwd.application.prober.ProberTuning;
 import dwd.application.runtime.SystemScheduler;
+import dwd.application.shadow.ShadowMode;
 import dwd.bootstrap.seed.SeedConnection;
 import dwd.domain.config.ProberConfig;
+import dwd.domain.dryrun.DryRunMode;
 import jakarta.inject.Singleton;
 import java.util.SplittableRandom;
 
@@ -39,16 +41,19 @@ public interface ProberModule {
 
     @Provides
     @Singleton
-    static KubernetesScalableResources scalableResources(SeedConnection seed) {
-        return new KubernetesScalableResources(seed);
+    static KubernetesScalableResources scalableResources(SeedConnection seed, ShadowMode shadow) {
+        // Server-side shadow mode: the same reads, and every write with dryRun=All.
+        return shadow.dryRun() == DryRunMode.SERVER ? KubernetesScalableResources.serverDryRun(seed)
+                : new KubernetesScalableResources(seed);
     }
 
     @Provides
     @Singleton
     static ProbeSupervisor supervisor(ProberConfig config, ProberTuning tuning, SystemScheduler scheduler,
             KubernetesShootClients shootClients, KubernetesMachines machines, KubernetesScalableResources resources,
-            ProberObserver observer) {
-        return new ProbeSupervisor(config, tuning, scheduler, shootClients, machines, resources, observer,
+            ProberObserver observer, ShadowMode shadow) {
+        ShadowMode.ProberPorts ports = shadow.prober(resources, observer);
+        return new ProbeSupervisor(config, tuning, scheduler, shootClients, machines, ports.resources(), ports.observer(),
                 new SplittableRandom());
     }
 
