@@ -171,7 +171,7 @@ class ProberShadowModeIT {
                 .until(() -> limited.wouldScale(namespace, "down").size() >= 3 && full.wouldScale(namespace, "down").size() >= 3);
         long probes = limited.leaseProbes(namespace);
         await("the probe goes on").atMost(STEP).pollInterval(Duration.ofMillis(200))
-                .until(() -> limited.leaseProbes(namespace) >= probes + 3);
+                .until(() -> limited.leaseProbes(namespace) >= probes + 2);
 
         List<WouldScale> forbidden = limited.wouldScale(namespace, "down");
         assertThat(forbidden).extracting(WouldScale::name).hasSize(3).endsWith(KCM).containsExactlyInAnyOrder(MCM, CA, KCM);
