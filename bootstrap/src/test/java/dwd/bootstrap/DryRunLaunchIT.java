@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dwd.bootstrap.LaunchSmokeIT.Result;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -51,7 +52,7 @@ class DryRunLaunchIT {
         assertThat(lines).as("nothing else").hasSize(1 + (warning == null ? 0 : 1) + (shadow ? 1 : 0));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void anInvalidValueExitsWithTwoAndKubectlsMessageOnly() throws Exception {
         Result result = prober("--dry-run=bogus");
 
