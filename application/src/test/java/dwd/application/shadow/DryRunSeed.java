@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The seed as a server-side dry run sees it: reads from {@link InMemoryResources}, writes checked and
@@ -54,7 +55,7 @@ final class DryRunSeed implements ScalableResources {
     @Override
     public synchronized void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
             Duration timeout) {
-        send(ref, "annotate", "annotate " + ref.name() + " " + new java.util.TreeMap<>(changes));
+        send(ref, "annotate", "annotate " + ref.name() + " " + new TreeMap<>(changes));
     }
 
     @Override

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -117,7 +118,7 @@ class ShadowProberTest {
         assertThat(up).extracting(WouldScale::to).containsExactly(3, 2, 1);
         assertThat(changes(up.getFirst())).containsExactly("scale to 3 replicas",
                 "remove annotations " + MELTDOWN + ", " + REPLICAS);
-        assertThat(java.time.Duration.between(reports.timeOf(up.get(0)), reports.timeOf(up.get(1))))
+        assertThat(Duration.between(reports.timeOf(up.get(0)), reports.timeOf(up.get(1))))
                 .as("MCM's scale-up delay is waited in shadow mode too").isGreaterThanOrEqualTo(Duration.ofSeconds(30));
         assertThat(shadow.divergences()).as("the shadow is the seed again").isEmpty();
         assertThat(observer.lines(NS)).as("the ordinary observers hear of no scaling").noneMatch(line -> line.startsWith("scaled"));
@@ -237,7 +238,7 @@ class ShadowProberTest {
                 .isEqualTo("FINDING: would be forbidden: 403 Forbidden: no");
         assertThat(LoggingShadowObserver.answer(new Answer.Refused(ApiFailure.Kind.CONFLICT, "409")))
                 .isEqualTo("FINDING: would conflict: 409");
-        assertThat(ShadowScalableResources.describe(Map.of("b", java.util.Optional.empty(), "a", java.util.Optional.of("1"))))
+        assertThat(ShadowScalableResources.describe(Map.of("b", Optional.empty(), "a", Optional.of("1"))))
                 .isEqualTo("annotate a=\"1\"; remove annotation b");
     }
 

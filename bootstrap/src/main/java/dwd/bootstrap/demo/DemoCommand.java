@@ -23,6 +23,7 @@ import dwd.domain.config.WeederConfig;
 import dwd.domain.dryrun.DryRunMode;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -80,7 +81,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        var dryRun = dryRunOption.resolve("dwd demo", new java.io.PrintWriter(System.err, true));
+        var dryRun = dryRunOption.resolve("dwd demo", new PrintWriter(System.err, true));
         if (dryRun.isEmpty()) {
             return DryRunOption.INVALID;
         }

@@ -50,6 +50,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -284,7 +285,7 @@ final class DemoSeed implements AutoCloseable {
      * updates of pods do not.
      */
     Map<String, String> fingerprints(String namespace) throws ApiException {
-        var fingerprints = new java.util.TreeMap<String, String>();
+        var fingerprints = new TreeMap<String, String>();
         for (var deployment : new AppsV1Api(client).listNamespacedDeployment(namespace).execute().getItems()) {
             fingerprints.put("deployment/" + deployment.getMetadata().getName(), deployment.getMetadata().getResourceVersion());
         }

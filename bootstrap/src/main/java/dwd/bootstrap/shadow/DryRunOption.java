@@ -15,6 +15,9 @@ public final class DryRunOption {
     /** picocli's value for the flag given without one: no command-line argument can contain a NUL. */
     static final String NO_VALUE = "\0";
 
+    /** The exit status for an invalid value: a usage error, as for any bad flag. */
+    public static final int INVALID = ExitCode.USAGE;
+
     @Option(names = "--dry-run", arity = "0..1", fallbackValue = NO_VALUE, paramLabel = "MODE", description = {
         "Shadow mode: none (the default) acts; client sends no change and logs what it would change;",
         "server sends every change with dryRun=All, so the API server checks it (RBAC, admission, validation)",
@@ -40,9 +43,6 @@ public final class DryRunOption {
             return Optional.empty();
         }
     }
-
-    /** The exit status for an invalid value: a usage error, as for any bad flag. */
-    public static final int INVALID = ExitCode.USAGE;
 
     /** The line shown at startup in shadow mode: what runs differently. */
     public static String shadowModeNotice(String role, DryRunMode mode) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -33,7 +34,7 @@ class DemoIT {
     }
 
     private Process start(Path output, String... extraArgs) throws IOException {
-        var command = new java.util.ArrayList<>(List.of(REPOSITORY.resolve("dwd").toString(), "demo",
+        var command = new ArrayList<>(List.of(REPOSITORY.resolve("dwd").toString(), "demo",
                 "--control-plane-dir", System.getProperty("dwd.controlPlane.dir")));
         command.addAll(List.of(extraArgs));
         var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());

@@ -21,8 +21,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -68,15 +71,15 @@ public final class LocalControlPlane implements AutoCloseable {
         Path dir = binariesDirectory();
         List<String> flags = new ArrayList<>(List.of("--bind-address=127.0.0.1"));
         flags.addAll(extraApiServerFlags);
-        Map<String, String> tokens = new java.util.LinkedHashMap<>();
+        Map<String, String> tokens = new LinkedHashMap<>();
         if (!tokenUsers.isEmpty()) {
             var lines = new StringBuilder();
-            var random = new java.security.SecureRandom();
+            var random = new SecureRandom();
             for (int i = 0; i < tokenUsers.size(); i++) {
                 String user = tokenUsers.get(i);
                 byte[] secret = new byte[12];
                 random.nextBytes(secret);
-                String token = user + "-" + java.util.HexFormat.of().formatHex(secret);
+                String token = user + "-" + HexFormat.of().formatHex(secret);
                 tokens.put(user, token);
                 lines.append(token).append(',').append(user).append(",uid-").append(i + 1).append('\n');
             }
@@ -148,7 +151,7 @@ public final class LocalControlPlane implements AutoCloseable {
         var yaml = new org.yaml.snakeyaml.Yaml();
         Map<String, Object> document = yaml.load(selfContainedKubeconfig());
         for (Object entry : (List<Object>) document.getOrDefault("users", List.of())) {
-            ((Map<String, Object>) entry).put("user", new java.util.LinkedHashMap<>(Map.of("token", token)));
+            ((Map<String, Object>) entry).put("user", new LinkedHashMap<>(Map.of("token", token)));
         }
         return yaml.dump(document);
     }
