@@ -9,5 +9,6 @@ module dwd.application {
     exports dwd.application.port.out;
     exports dwd.application.prober;
     exports dwd.application.runtime;
+    exports dwd.application.shadow;
     exports dwd.application.weeder;
 }

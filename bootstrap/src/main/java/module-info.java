@@ -20,4 +20,5 @@ module dwd.bootstrap {
     opens dwd.bootstrap.check to info.picocli; // option fields are set reflectively
     opens dwd.bootstrap.demo to info.picocli;
     opens dwd.bootstrap.logging to org.apache.logging.log4j.core; // the ShootContext rewrite policy is a Log4j plugin
+    opens dwd.bootstrap.shadow to info.picocli;
 }

@@ -111,8 +111,9 @@ final class Weeder {
         if (!handledUids.add(pod.uid())) {
             return;
         }
-        LOG.log(System.Logger.Level.INFO, () -> namespace + ": deleting pod " + pod.name() + " (uid " + pod.uid()
-                + "): CrashLoopBackOff after service " + service + " turned ready");
+        // The outcome is logged by the observers (LoggingWeederObserver; in shadow mode as a would-be deletion).
+        LOG.log(System.Logger.Level.DEBUG, () -> namespace + ": pod " + pod.name() + " (uid " + pod.uid()
+                + ") is in CrashLoopBackOff after service " + service + " turned ready");
         Pods.Deletion outcome;
         try {
             outcome = pods.delete(namespace, pod.name(), pod.uid());

@@ -18,7 +18,10 @@ import picocli.CommandLine.Spec;
         subcommands = {ProberCommand.class, WeederCommand.class, DemoCommand.class, CheckCommand.class, PlanCommand.class, ValidateCommand.class,
             VersionCommand.class},
         commandListHeading = "%nCommands:%n",
-        footer = {"", "Run 'dwd <command> --help' for a command's options."})
+        footer = {"", "Shadow mode: 'dwd prober' and 'dwd weeder' take --dry-run=none|client|server (default none: act).",
+            "client changes nothing and logs what it would change; server also has the API server check each change",
+            "(dryRun=All: RBAC, admission, validation) without persisting it.",
+            "", "Run 'dwd <command> --help' for a command's options."})
 public final class DwdCommand implements Runnable {
 
     @Spec

@@ -1,5 +1,6 @@
 package dwd.bootstrap.cli;
 
+import dwd.application.port.out.EventRecorder;
 import dwd.adapters.k8s.RequestMetering;
 import dwd.adapters.k8s.events.KubernetesEventRecorder;
 import dwd.adapters.k8s.leader.KubernetesLeaseStore;
@@ -18,13 +19,17 @@ import dwd.application.health.LoopProgress;
 import dwd.application.leader.LeaderOnly;
 import dwd.application.port.out.Clock;
 import dwd.application.port.out.Leadership;
+import dwd.adapters.metrics.ShadowMetrics;
 import dwd.application.port.out.ProberObserver;
+import dwd.application.port.out.ShadowObserver;
 import dwd.application.prober.LoggingProberObserver;
 import dwd.application.prober.ProbeProgress;
 import dwd.application.prober.ProbeStatusBoard;
 import dwd.application.prober.ProberTuning;
 import dwd.application.prober.ScaleEvents;
 import dwd.application.runtime.SystemScheduler;
+import dwd.application.shadow.LoggingShadowObserver;
+import dwd.application.shadow.ShadowMode;
 import dwd.bootstrap.config.ConfigFileException;
 import dwd.bootstrap.config.ConfigFiles;
 import dwd.bootstrap.logging.LogLevels;
@@ -36,8 +41,10 @@ import dwd.bootstrap.run.StallHook;
 import dwd.bootstrap.seed.SeedConnection;
 import dwd.bootstrap.wiring.BuildInfo;
 import dwd.bootstrap.wiring.LauncherComponent;
+import dwd.bootstrap.shadow.DryRunOption;
 import dwd.bootstrap.wiring.ProberComponent;
 import dwd.domain.config.ProberConfig;
+import dwd.domain.dryrun.DryRunMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,6 +83,9 @@ public final class ProberCommand implements Callable<Integer> {
     @Mixin
     RoleOptions options;
 
+    @Mixin
+    DryRunOption dryRunOption;
+
     @Option(names = "--x-scale-readiness-timeout", hidden = true, converter = RoleOptions.GoDurationConverter.class,
             description = "How long a scaled dependent is watched for ready replicas (default 5s; demos and tests shorten it).")
     Duration readinessTimeout = ProberTuning.defaults().readinessTimeout();
@@ -91,6 +101,10 @@ public final class ProberCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var err = spec.commandLine().getErr();
+        var dryRun = dryRunOption.resolve("dwd prober", err);
+        if (dryRun.isEmpty()) {
+            return DryRunOption.INVALID;
+        }
         Level level;
         LogSetup.Format format;
         try {
@@ -102,6 +116,10 @@ public final class ProberCommand implements Callable<Integer> {
         }
         LogSetup.apply(format);
         LogLevels.apply(level);
+        DryRunMode mode = dryRun.get();
+        if (mode.isShadow()) {
+            LOG.warn(DryRunOption.shadowModeNotice("dwd prober", mode));
+        }
         ProberConfig config;
         SeedConnection seed;
         Optional<LeaderElectionTimings> election;
@@ -118,13 +136,14 @@ public final class ProberCommand implements Callable<Integer> {
         if (options.pprofRequested()) {
             LOG.warn("--pprof-bind-addr is accepted for compatibility but not supported: dwd serves no pprof endpoint");
         }
-        LOG.info("dwd prober starting: config {}, seed from {}, {} dependents, probe interval {}, lease failure fraction {}",
-                options.configFile(), seed.source(), config.dependentResourceInfos().size(), config.probeInterval(),
-                config.nodeLeaseFailureFraction());
-        return run(config, seed, election);
+        LOG.info("dwd prober starting: config {}, seed from {}, {} dependents, probe interval {}, lease failure fraction {},"
+                + " dry-run {}", options.configFile(), seed.source(), config.dependentResourceInfos().size(),
+                config.probeInterval(), config.nodeLeaseFailureFraction(), mode.flagValue());
+        return run(config, seed, election, mode);
     }
 
-    private int run(ProberConfig config, SeedConnection plainSeed, Optional<LeaderElectionTimings> election) {
+    private int run(ProberConfig config, SeedConnection plainSeed, Optional<LeaderElectionTimings> election,
+            DryRunMode mode) {
         Clock clock = Clock.system();
         ProcessIdentity identity = ProcessIdentity.of(System.getenv());
         BuildInfo build = LauncherComponent.create().buildInfo();
@@ -143,7 +162,7 @@ public final class ProberCommand implements Callable<Integer> {
                 new KubernetesLeaseStore(plainSeed.decorated(client -> {
                     client.setUserAgent(userAgent);
                     return RequestMetering.as("leader-election", traffic).apply(client);
-                }), options.leaderElectionNamespace(), LockNames.PROBER, timings.callTimeout()),
+                }), options.leaderElectionNamespace(), lockName(mode), timings.callTimeout()),
                 identity.identity(), timings, electorScheduler, new LeaderElector.Listener() {
                     @Override
                     public void startedLeading() {
@@ -156,7 +175,7 @@ public final class ProberCommand implements Callable<Integer> {
                     }
                 }, new SplittableRandom())).orElse(null);
         Leadership leadership = elector == null ? Leadership.always() : elector;
-        ProcessMetrics.leaderStatus(registry, LockNames.PROBER, leadership::isLeading);
+        ProcessMetrics.leaderStatus(registry, lockName(mode), leadership::isLeading);
 
         var events = new KubernetesEventRecorder(seed, REPORTING_CONTROLLER,
                 KubernetesEventRecorder.instanceName(identity.host()), 512);
@@ -171,13 +190,16 @@ public final class ProberCommand implements Callable<Integer> {
                 new ProberMetrics(registry, clock),
                 board,
                 new ProbeProgress(loops, clock, config.initialDelay()),
-                new ScaleEvents(LeaderOnly.events(events, leadership))));
+                // Events are writes too: none in shadow mode (the would-be actions go to the shadow observers).
+                new ScaleEvents(mode.isShadow() ? EventRecorder.none() : LeaderOnly.events(events, leadership))));
         if (stallFile != null) {
             observers.add(new StallHook(stallFile)); // last: the others have seen the run before it blocks
         }
         ProberRuntime runtime = ProberComponent.create(config, seed,
                 ProberTuning.defaults().withReadinessTimeout(readinessTimeout),
-                ProberObserver.all(observers.toArray(ProberObserver[]::new)), leadership, traffic).runtime();
+                ProberObserver.all(observers.toArray(ProberObserver[]::new)), leadership, traffic,
+                new ShadowMode(mode, ShadowObserver.all(new LoggingShadowObserver(), new ShadowMetrics(registry, mode))))
+                .runtime();
         holder[0] = runtime;
 
         var health = new Health().addLiveness(loops);
@@ -244,5 +266,13 @@ public final class ProberCommand implements Callable<Integer> {
             LOG.error("dwd prober: {}", why);
             System.exit(1);
         });
+    }
+
+    /**
+     * A shadow instance elects among shadow instances only: on the real lock it could take the lease
+     * from the real dwd and leave the seed unprotected.
+     */
+    static String lockName(DryRunMode mode) {
+        return mode.isShadow() ? LockNames.PROBER + "-dry-run" : LockNames.PROBER;
     }
 }

@@ -1,14 +1,21 @@
 package dwd.bootstrap.cli;
 
 import dwd.adapters.metrics.MetricsServer;
+import dwd.adapters.metrics.ShadowMetrics;
+import dwd.application.port.out.ShadowObserver;
 import dwd.application.port.out.WeederObserver;
+import dwd.application.shadow.LoggingShadowObserver;
+import dwd.application.shadow.ShadowMode;
+import dwd.application.weeder.LoggingWeederObserver;
 import dwd.bootstrap.config.ConfigFileException;
 import dwd.bootstrap.config.ConfigFiles;
 import dwd.bootstrap.logging.LogLevels;
 import dwd.bootstrap.run.WeederRuntime;
 import dwd.bootstrap.seed.SeedConnection;
+import dwd.bootstrap.shadow.DryRunOption;
 import dwd.bootstrap.wiring.WeederComponent;
 import dwd.domain.config.WeederConfig;
+import dwd.domain.dryrun.DryRunMode;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -36,14 +43,25 @@ public final class WeederCommand implements Callable<Integer> {
     @Mixin
     RoleOptions options;
 
+    @Mixin
+    DryRunOption dryRunOption;
+
     @Override
     public Integer call() {
         var err = spec.commandLine().getErr();
+        var dryRun = dryRunOption.resolve("dwd weeder", err);
+        if (dryRun.isEmpty()) {
+            return DryRunOption.INVALID;
+        }
         try {
             LogLevels.apply(LogLevels.parse(options.logLevel()));
         } catch (IllegalArgumentException e) {
             err.println("dwd weeder: " + e.getMessage());
             return 1;
+        }
+        DryRunMode mode = dryRun.get();
+        if (mode.isShadow()) {
+            LOG.warn(DryRunOption.shadowModeNotice("dwd weeder", mode));
         }
         WeederConfig config;
         SeedConnection seed;
@@ -57,11 +75,15 @@ public final class WeederCommand implements Callable<Integer> {
             return 1;
         }
         warnAboutCompatibilityFlags();
-        LOG.info("dwd weeder starting: config {}, seed from {}, services {}, watch duration {}",
-                options.configFile(), seed.source(), config.servicesAndDependantSelectors().keySet(), config.watchDuration());
+        LOG.info("dwd weeder starting: config {}, seed from {}, services {}, watch duration {}, dry-run {}",
+                options.configFile(), seed.source(), config.servicesAndDependantSelectors().keySet(), config.watchDuration(),
+                mode.flagValue());
 
-        WeederRuntime runtime = WeederComponent.create(config, seed, WeederObserver.all()).runtime();
-        var metrics = options.metricsAddress().map(address -> MetricsServer.start(MetricsServer.newRegistry(), address));
+        var registry = MetricsServer.newRegistry();
+        var shadow = new ShadowMode(mode, ShadowObserver.all(new LoggingShadowObserver(), new ShadowMetrics(registry, mode)));
+        WeederRuntime runtime = WeederComponent.create(config, seed, WeederObserver.all(new LoggingWeederObserver()), shadow)
+                .runtime();
+        var metrics = options.metricsAddress().map(address -> MetricsServer.start(registry, address));
         var stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("dwd weeder: stop requested, shutting down");

@@ -7,6 +7,7 @@ import dwd.application.port.out.ProberObserver;
 import dwd.application.port.out.WeederObserver;
 import dwd.application.prober.ProberTuning;
 import dwd.application.runtime.SystemScheduler;
+import dwd.application.shadow.ShadowMode;
 import dwd.application.weeder.WeederSupervisor;
 import dwd.bootstrap.config.ConfigFileException;
 import dwd.bootstrap.config.ConfigFiles;
@@ -15,11 +16,14 @@ import dwd.bootstrap.demo.DemoTimeline.Kind;
 import dwd.bootstrap.logging.LogLevels;
 import dwd.bootstrap.run.ProberRuntime;
 import dwd.bootstrap.seed.SeedConnection;
+import dwd.bootstrap.shadow.DryRunOption;
 import dwd.bootstrap.wiring.ProberComponent;
 import dwd.domain.config.ProberConfig;
 import dwd.domain.config.WeederConfig;
+import dwd.domain.dryrun.DryRunMode;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +37,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.logging.log4j.Level;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -44,6 +49,8 @@ import picocli.CommandLine.Option;
         description = {"Play a meltdown and a recovery on a local control plane, narrated.",
             "Starts etcd + kube-apiserver on loopback (binaries of scripts/control-plane, built if missing),",
             "runs the prober and the weeder against a demo seed and ends with a summary table.",
+            "With --dry-run=client|server the same story plays in shadow mode: dwd reports what it would do",
+            "(\"would scale down …\", \"would delete …\") and the checks expect that nothing changed.",
             "Exit status: 0 every step observed, 1 otherwise, 2 usage error."})
 public final class DemoCommand implements Callable<Integer> {
 
@@ -62,12 +69,23 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "Also show dwd's own log lines.")
     boolean verbose;
 
+    @Mixin
+    DryRunOption dryRunOption;
+
+    /** The mode the prober and the weeder run in. */
+    private DryRunMode mode = DryRunMode.NONE;
+
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private final Map<String, String> lastVerdictShown = new ConcurrentHashMap<>();
     private Narrator narrator;
 
     @Override
     public Integer call() {
+        var dryRun = dryRunOption.resolve("dwd demo", new PrintWriter(System.err, true));
+        if (dryRun.isEmpty()) {
+            return DryRunOption.INVALID;
+        }
+        mode = dryRun.get();
         narrator = Narrator.forThisProcess();
         LogLevels.apply(verbose ? Level.INFO : Level.ERROR);
         Thread stopper = new Thread(this::stopAll, "dwd-demo-stop");
@@ -84,7 +102,13 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private boolean play() throws DemoFailure {
-        narrator.title("dwd demo: a meltdown and a recovery on a local control plane");
+        narrator.title("dwd demo: a meltdown and a recovery on a local control plane"
+                + (mode.isShadow() ? ", in shadow mode (--dry-run=" + mode.flagValue() + ")" : ""));
+        if (mode.isShadow()) {
+            narrator.info(mode == DryRunMode.SERVER
+                    ? "shadow mode: dwd sends every change with dryRun=All; the API server checks it and persists nothing"
+                    : "shadow mode: dwd sends no change at all; it reports what it would change");
+        }
         Path binaries = binaries();
         var scheduler = new SystemScheduler();
         started.push(scheduler);
@@ -123,6 +147,7 @@ public final class DemoCommand implements Callable<Integer> {
                 + GRACE_PERIOD + " (a lease counts as expired 0.75 x 8s = 6s after its last renewal)");
 
         var timeline = new DemoTimeline(this::show);
+        Map<String, String> versionsBefore = resourceVersions(seed);
         startProber(kubernetes, timeline);
         startWeeder(kubernetes, scheduler, timeline);
 
@@ -131,6 +156,9 @@ public final class DemoCommand implements Callable<Integer> {
         recovery(seed, alphaNodes, timeline);
         otherShootUntouched(timeline, cut);
         etcdOutage(seed, timeline);
+        if (mode.isShadow()) {
+            nothingChanged(seed, versionsBefore);
+        }
         return narrator.summary();
     }
 
@@ -151,7 +179,8 @@ public final class DemoCommand implements Callable<Integer> {
                 Map.of(), Path.of(System.getProperty("user.home")));
         // No pods ever become ready on a control plane without kubelets: do not wait 5 s for each.
         ProberRuntime prober = ProberComponent.create(config, seedConnection,
-                ProberTuning.defaults().withReadinessTimeout(Duration.ofMillis(500)), ProberObserver.all(timeline)).runtime();
+                ProberTuning.defaults().withReadinessTimeout(Duration.ofMillis(500)), ProberObserver.all(timeline),
+                new ShadowMode(mode, timeline)).runtime();
         started.push(prober);
         prober.start();
     }
@@ -170,9 +199,11 @@ public final class DemoCommand implements Callable<Integer> {
         narrator.info("dwd weeder: Gardener's config (etcd-main-client -> kube-apiserver pods; kube-apiserver -> other"
                 + " control-plane pods), watch duration 5m -> 30s");
         ApiClient watchClient = kubernetes.client(LocalKubernetes.ADMIN, Duration.ZERO);
-        var supervisor = new WeederSupervisor(config, scheduler, new KubernetesPodWatches(watchClient),
-                new KubernetesPods(kubernetes.client(LocalKubernetes.ADMIN, Duration.ofSeconds(30))),
+        ApiClient deleteClient = kubernetes.client(LocalKubernetes.ADMIN, Duration.ofSeconds(30));
+        var ports = new ShadowMode(mode, timeline).weeder(new KubernetesPodWatches(watchClient),
+                mode == DryRunMode.SERVER ? KubernetesPods.serverDryRun(deleteClient) : new KubernetesPods(deleteClient),
                 WeederObserver.all(timeline));
+        var supervisor = new WeederSupervisor(config, scheduler, ports.podWatches(), ports.pods(), ports.observer());
         started.push(supervisor);
         var informer = new EndpointSliceInformer(watchClient, config.servicesAndDependantSelectors().keySet(), supervisor);
         started.push(informer);
@@ -184,8 +215,8 @@ public final class DemoCommand implements Callable<Integer> {
         Instant start = Instant.now();
         boolean healthy = timeline.await(events -> count(events, start, Kind.VERDICT, ALPHA) >= 2, STEP_TIMEOUT);
         long scaled = timeline.since(start).stream().filter(e -> e.kind() == Kind.SCALED).count();
-        narrator.check("1 normal operation", "leases fresh; nothing scaled",
-                healthy ? scaled + " dependents scaled" : "no lease probe seen", healthy && scaled == 0);
+        narrator.check("1 normal operation", "leases fresh; nothing " + would() + "scaled",
+                healthy ? scaled + " dependents " + would() + "scaled" : "no lease probe seen", healthy && scaled == 0);
     }
 
     private Instant networkCut(DemoSeed seed, List<String> alphaNodes, DemoTimeline timeline) {
@@ -202,10 +233,13 @@ public final class DemoCommand implements Callable<Integer> {
         Instant lastRenewal = cutNodes.stream().map(seed::lastRenewal).max(Instant::compareTo).orElse(cut);
         Instant graceEnds = lastRenewal.plus(GRACE);
         boolean beforeGrace = !scaled.isEmpty() && scaled.getFirst().at().isBefore(graceEnds);
-        narrator.check("2 network cut", "MCM + CA to 0, then KCM; before the grace period ends",
+        boolean unchanged = !mode.isShadow() || replicasUnchanged(seed);
+        narrator.check("2 network cut", (mode.isShadow() ? "would scale " : "")
+                        + "MCM + CA to 0, then KCM; before the grace period ends" + (mode.isShadow() ? "; still 3/2/1" : ""),
                 scaledDown ? String.join(", ", shortNames(order)) + " at " + narrator.relative(scaled.getFirst().at())
-                        + " (grace ends " + narrator.relative(graceEnds) + ")" : "not all scaled down",
-                scaledDown && levelOrder && beforeGrace);
+                        + " (grace ends " + narrator.relative(graceEnds) + ")" + (unchanged ? "" : "; replicas changed!")
+                        : "not all " + would() + "scaled down",
+                scaledDown && levelOrder && beforeGrace && unchanged);
         return cut;
     }
 
@@ -229,15 +263,16 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (io.kubernetes.client.openapi.ApiException e) {
             restored = false;
         }
-        narrator.check("3 recovery", "KCM 3, MCM 2 after its delay, CA 1; annotations removed",
+        narrator.check("3 recovery", mode.isShadow() ? "would scale KCM 3, MCM 2 after its delay, CA 1; no annotations"
+                        : "KCM 3, MCM 2 after its delay, CA 1; annotations removed",
                 scaledUp ? String.join(", ", shortNames(order)) + (restored ? "; 3/2/1, no annotations" : "; counts differ")
-                        : "not all scaled up", scaledUp && inOrder && delayed && restored);
+                        : "not all " + would() + "scaled up", scaledUp && inOrder && delayed && restored);
     }
 
     private void otherShootUntouched(DemoTimeline timeline, Instant cut) {
         long betaScaled = timeline.since(cut).stream().filter(e -> e.is(Kind.SCALED, BETA)).count();
-        narrator.check("  other shoot", "beta untouched (its kubelets kept renewing)", betaScaled + " dependents scaled",
-                betaScaled == 0);
+        narrator.check("  other shoot", "beta untouched (its kubelets kept renewing)",
+                betaScaled + " dependents " + would() + "scaled", betaScaled == 0);
     }
 
     private void etcdOutage(DemoSeed seed, DemoTimeline timeline) {
@@ -256,10 +291,61 @@ public final class DemoCommand implements Callable<Integer> {
         boolean deleted = timeline.await(events -> events.stream()
                 .filter(e -> !e.at().isBefore(back) && e.is(Kind.POD_DELETED, ALPHA)).count() >= 2, STEP_TIMEOUT);
         List<Event> deletions = timeline.since(back).stream().filter(e -> e.is(Kind.POD_DELETED, ALPHA)).toList();
-        narrator.check("4 etcd recovers", "both crash-looping kube-apiserver pods deleted",
-                deletions.size() + " deleted" + (deletions.isEmpty() ? ""
-                        : ", first " + Duration.between(back, deletions.getFirst().at()).toMillis() + " ms after ready"),
-                deleted);
+        boolean podsKept = !mode.isShadow() || podsStillThere(seed);
+        narrator.check("4 etcd recovers", mode.isShadow() ? "would delete both crash-looping kube-apiserver pods; both still there"
+                        : "both crash-looping kube-apiserver pods deleted",
+                deletions.size() + " " + would() + "deleted" + (deletions.isEmpty() ? ""
+                        : ", first " + Duration.between(back, deletions.getFirst().at()).toMillis() + " ms after ready")
+                        + (podsKept ? "" : "; pods gone!"),
+                deleted && (!mode.isShadow() || deletions.size() == 2) && podsKept);
+    }
+
+    /** Shadow mode's checks: after the whole story, not one object of the seed changed. */
+    private void nothingChanged(DemoSeed seed, Map<String, String> versionsBefore) {
+        Map<String, String> versionsAfter = resourceVersions(seed);
+        long changed = versionsBefore.keySet().stream()
+                .filter(name -> !versionsBefore.get(name).equals(versionsAfter.get(name))).count();
+        narrator.check("  nothing changed", "dependents: same resourceVersions; pods: same UIDs, not deleted",
+                versionsBefore.size() + " objects, " + changed + " changed", changed == 0 && !versionsBefore.isEmpty());
+    }
+
+    /** What changes if dwd changes anything: alpha's dependents' resourceVersions, its pods' UIDs and deletion marks. */
+    private static Map<String, String> resourceVersions(DemoSeed seed) {
+        try {
+            return seed.fingerprints(ALPHA);
+        } catch (io.kubernetes.client.openapi.ApiException e) {
+            return Map.of();
+        }
+    }
+
+    private static boolean replicasUnchanged(DemoSeed seed) {
+        try {
+            return DemoSeed.DEPENDENTS.stream().allMatch(d -> replicasOf(seed, d) == DemoSeed.REPLICAS.get(d)
+                    && annotationsOf(seed, d).isEmpty());
+        } catch (IllegalStateException e) {
+            return false;
+        }
+    }
+
+    private static int replicasOf(DemoSeed seed, String deployment) {
+        try {
+            return seed.replicas(ALPHA, deployment);
+        } catch (io.kubernetes.client.openapi.ApiException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean podsStillThere(DemoSeed seed) {
+        try {
+            return seed.podNames(ALPHA).containsAll(List.of("kube-apiserver-0", "kube-apiserver-1"));
+        } catch (io.kubernetes.client.openapi.ApiException e) {
+            return false;
+        }
+    }
+
+    /** {@code "would be "} in shadow mode, so that the checks say what they count. */
+    private String would() {
+        return mode.isShadow() ? "would be " : "";
     }
 
     private void show(Event event) {
@@ -272,7 +358,7 @@ public final class DemoCommand implements Callable<Integer> {
                             + (decision.equals("SCALE_DOWN") ? "scale down" : "healthy (scale up if needed)"));
                 }
             }
-            case SCALED, FAILED, PROBE_FAILED, WEEDER, POD_DELETED, POD_LEFT, READY, NOT_READY ->
+            case SCALED, ANNOTATED, FAILED, PROBE_FAILED, WEEDER, POD_DELETED, POD_LEFT, READY, NOT_READY ->
                     narrator.at(event.at(), who, event.text());
             default -> { }
         }

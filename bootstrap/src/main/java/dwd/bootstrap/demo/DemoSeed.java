@@ -50,6 +50,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -276,6 +277,23 @@ final class DemoSeed implements AutoCloseable {
         return new CoreV1Api(client).listNamespacedPod(namespace).execute().getItems().stream()
                 .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
                 .map(pod -> pod.getMetadata().getName()).sorted().toList();
+    }
+
+    /**
+     * {@code deployment/NAME -> resourceVersion} and {@code pod/NAME -> UID} (plus {@code deleting} once marked for
+     * deletion): whatever dwd writes to a dependent or deletes changes one of them; the demo's own status
+     * updates of pods do not.
+     */
+    Map<String, String> fingerprints(String namespace) throws ApiException {
+        var fingerprints = new TreeMap<String, String>();
+        for (var deployment : new AppsV1Api(client).listNamespacedDeployment(namespace).execute().getItems()) {
+            fingerprints.put("deployment/" + deployment.getMetadata().getName(), deployment.getMetadata().getResourceVersion());
+        }
+        for (var pod : new CoreV1Api(client).listNamespacedPod(namespace).execute().getItems()) {
+            fingerprints.put("pod/" + pod.getMetadata().getName(), pod.getMetadata().getUid()
+                    + (pod.getMetadata().getDeletionTimestamp() == null ? "" : " deleting"));
+        }
+        return fingerprints;
     }
 
     int replicas(String namespace, String deployment) throws ApiException {

@@ -2,6 +2,7 @@ package dwd.bootstrap.demo;
 
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ProberObserver;
+import dwd.application.port.out.ShadowObserver;
 import dwd.application.port.out.WeederObserver;
 import dwd.domain.config.ResourceRef;
 import dwd.domain.lease.Decision;
@@ -18,9 +19,10 @@ import java.util.function.Predicate;
 
 /**
  * What dwd did during the demo, as it happened: every prober and weeder event with its time,
- * printed as it comes and kept for the checks of the summary.
+ * printed as it comes and kept for the checks of the summary. In shadow mode it hears the would-be
+ * actions instead of the scalings and deletions.
  */
-final class DemoTimeline implements ProberObserver, WeederObserver {
+final class DemoTimeline implements ProberObserver, WeederObserver, ShadowObserver {
 
     /** One thing dwd did or saw. */
     record Event(Instant at, String namespace, Kind kind, String subject, String text, LeaseVerdict verdict) {
@@ -29,7 +31,8 @@ final class DemoTimeline implements ProberObserver, WeederObserver {
         }
     }
 
-    enum Kind { VERDICT, SCALED, SKIPPED, FAILED, FLOW_DONE, PROBE_FAILED, READY, NOT_READY, WEEDER, POD_DELETED, POD_LEFT }
+    /** In shadow mode, SCALED and POD_DELETED are the would-be scalings and deletions. */
+    enum Kind { VERDICT, SCALED, ANNOTATED, SKIPPED, FAILED, FLOW_DONE, PROBE_FAILED, READY, NOT_READY, WEEDER, POD_DELETED, POD_LEFT }
 
     private final List<Event> events = new ArrayList<>();
     private final Consumer<Event> onEvent;
@@ -106,6 +109,36 @@ final class DemoTimeline implements ProberObserver, WeederObserver {
     public void flowFinished(String ns, ScaleDirection direction, FlowOutcome outcome) {
         add(ns, Kind.FLOW_DONE, direction.name(), (direction == ScaleDirection.UP ? "scale-up " : "scale-down ")
                 + outcome.name().toLowerCase(java.util.Locale.ROOT), null);
+    }
+
+    @Override
+    public void wouldScale(WouldScale action) {
+        add(action.namespace(), Kind.SCALED, action.ref().name(), "would scale " + action.ref().name() + " " + action.from()
+                + " -> " + action.to() + " replicas: " + answers(action.writes().stream().map(Write::answer).toList()),
+                action.cause());
+    }
+
+    @Override
+    public void wouldAnnotate(WouldAnnotate action) {
+        add(action.namespace(), Kind.ANNOTATED, action.ref().name(), "would change annotations of " + action.ref().name()
+                + ": " + answers(action.writes().stream().map(Write::answer).toList()), null);
+    }
+
+    @Override
+    public void wouldDelete(WouldDelete action) {
+        add(action.namespace(), Kind.POD_DELETED, action.pod().name(), "would delete crash-looping pod " + action.pod().name()
+                + " (depends on " + action.service() + "): " + answers(List.of(action.answer())), null);
+    }
+
+    /** {@code not sent}, {@code accepted by the API server}, or the first refusal. */
+    private static String answers(List<Answer> answers) {
+        for (Answer answer : answers) {
+            if (answer instanceof Answer.Refused refused) {
+                return "the API server refuses: " + refused.reason();
+            }
+        }
+        return answers.stream().anyMatch(Answer.Accepted.class::isInstance) ? "accepted by the API server, not persisted"
+                : "not sent";
     }
 
     @Override

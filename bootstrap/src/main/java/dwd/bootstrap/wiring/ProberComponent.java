@@ -6,6 +6,7 @@ import dwd.application.port.out.ApiTraffic;
 import dwd.application.port.out.Leadership;
 import dwd.application.port.out.ProberObserver;
 import dwd.application.prober.ProberTuning;
+import dwd.application.shadow.ShadowMode;
 import dwd.bootstrap.run.ProberRuntime;
 import dwd.bootstrap.seed.SeedConnection;
 import dwd.domain.config.ProberConfig;
@@ -19,7 +20,13 @@ public interface ProberComponent {
     ProberRuntime runtime();
 
     static ProberComponent create(ProberConfig config, SeedConnection seed, ProberTuning tuning, ProberObserver observer) {
-        return create(config, seed, tuning, observer, Leadership.always(), ApiTraffic.none());
+        return create(config, seed, tuning, observer, Leadership.always(), ApiTraffic.none(), ShadowMode.off());
+    }
+
+    /** @param shadow the {@code --dry-run} mode and who hears of its would-be actions */
+    static ProberComponent create(ProberConfig config, SeedConnection seed, ProberTuning tuning, ProberObserver observer,
+            ShadowMode shadow) {
+        return create(config, seed, tuning, observer, Leadership.always(), ApiTraffic.none(), shadow);
     }
 
     /**
@@ -28,7 +35,13 @@ public interface ProberComponent {
      */
     static ProberComponent create(ProberConfig config, SeedConnection seed, ProberTuning tuning, ProberObserver observer,
             Leadership leadership, ApiTraffic traffic) {
-        return DaggerProberComponent.factory().create(config, seed, tuning, observer, leadership, traffic);
+        return create(config, seed, tuning, observer, leadership, traffic, ShadowMode.off());
+    }
+
+    /** Everything: leadership fences writes, traffic is metered, shadow mode decorates the writes. */
+    static ProberComponent create(ProberConfig config, SeedConnection seed, ProberTuning tuning, ProberObserver observer,
+            Leadership leadership, ApiTraffic traffic, ShadowMode shadow) {
+        return DaggerProberComponent.factory().create(config, seed, tuning, observer, leadership, traffic, shadow);
     }
 
     /** What the graph is built from. */
@@ -36,6 +49,6 @@ public interface ProberComponent {
     interface Factory {
         ProberComponent create(@BindsInstance ProberConfig config, @BindsInstance SeedConnection seed,
                 @BindsInstance ProberTuning tuning, @BindsInstance ProberObserver observer,
-                @BindsInstance Leadership leadership, @BindsInstance ApiTraffic traffic);
+                @BindsInstance Leadership leadership, @BindsInstance ApiTraffic traffic, @BindsInstance ShadowMode shadow);
     }
 }

@@ -14,8 +14,10 @@ import dwd.application.port.out.ProberObserver;
 import dwd.application.prober.ProbeSupervisor;
 import dwd.application.prober.ProberTuning;
 import dwd.application.runtime.SystemScheduler;
+import dwd.application.shadow.ShadowMode;
 import dwd.bootstrap.seed.SeedConnection;
 import dwd.domain.config.ProberConfig;
+import dwd.domain.dryrun.DryRunMode;
 import jakarta.inject.Singleton;
 import java.util.SplittableRandom;
 
@@ -43,18 +45,22 @@ public interface ProberModule {
 
     @Provides
     @Singleton
-    static KubernetesScalableResources scalableResources(SeedConnection seed) {
-        return new KubernetesScalableResources(seed);
+    static KubernetesScalableResources scalableResources(SeedConnection seed, ShadowMode shadow) {
+        // Server-side shadow mode: the same reads, and every write with dryRun=All.
+        return shadow.dryRun() == DryRunMode.SERVER ? KubernetesScalableResources.serverDryRun(seed)
+                : new KubernetesScalableResources(seed);
     }
 
     @Provides
     @Singleton
     static ProbeSupervisor supervisor(ProberConfig config, ProberTuning tuning, SystemScheduler scheduler,
             KubernetesShootClients shootClients, KubernetesMachines machines, KubernetesScalableResources resources,
-            ProberObserver observer, Leadership leadership) {
-        // Only the leader writes: a process that lost its lease stops scaling at once, flows in flight included.
+            ProberObserver observer, Leadership leadership, ShadowMode shadow) {
+        // Shadow mode decorates the real adapter (server mode needs it to send dry-run writes); only the leader
+        // writes, even in shadow mode: a process that lost its lease stops at once, flows in flight included.
+        ShadowMode.ProberPorts ports = shadow.prober(resources, observer);
         return new ProbeSupervisor(config, tuning, scheduler, shootClients, machines,
-                LeaderOnly.scalableResources(resources, leadership), observer, new SplittableRandom());
+                LeaderOnly.scalableResources(ports.resources(), leadership), ports.observer(), new SplittableRandom());
     }
 
     @Provides

@@ -3,6 +3,7 @@ package dwd.bootstrap.wiring;
 import dagger.BindsInstance;
 import dagger.Component;
 import dwd.application.port.out.WeederObserver;
+import dwd.application.shadow.ShadowMode;
 import dwd.bootstrap.run.WeederRuntime;
 import dwd.bootstrap.seed.SeedConnection;
 import dwd.domain.config.WeederConfig;
@@ -16,13 +17,18 @@ public interface WeederComponent {
     WeederRuntime runtime();
 
     static WeederComponent create(WeederConfig config, SeedConnection seed, WeederObserver observer) {
-        return DaggerWeederComponent.factory().create(config, seed, observer);
+        return create(config, seed, observer, ShadowMode.off());
+    }
+
+    /** @param shadow the {@code --dry-run} mode and who hears of its would-be actions */
+    static WeederComponent create(WeederConfig config, SeedConnection seed, WeederObserver observer, ShadowMode shadow) {
+        return DaggerWeederComponent.factory().create(config, seed, observer, shadow);
     }
 
     /** What the graph is built from. */
     @Component.Factory
     interface Factory {
         WeederComponent create(@BindsInstance WeederConfig config, @BindsInstance SeedConnection seed,
-                @BindsInstance WeederObserver observer);
+                @BindsInstance WeederObserver observer, @BindsInstance ShadowMode shadow);
     }
 }

@@ -7,9 +7,11 @@ import dwd.adapters.k8s.weeder.KubernetesPodWatches;
 import dwd.adapters.k8s.weeder.KubernetesPods;
 import dwd.application.port.out.WeederObserver;
 import dwd.application.runtime.SystemScheduler;
+import dwd.application.shadow.ShadowMode;
 import dwd.application.weeder.WeederSupervisor;
 import dwd.bootstrap.seed.SeedConnection;
 import dwd.domain.config.WeederConfig;
+import dwd.domain.dryrun.DryRunMode;
 import io.kubernetes.client.openapi.ApiClient;
 import jakarta.inject.Singleton;
 import java.time.Duration;
@@ -34,19 +36,21 @@ public interface WeederModule {
 
     @Provides
     @Singleton
-    static KubernetesPods pods(SeedConnection seed) {
+    static KubernetesPods pods(SeedConnection seed, ShadowMode shadow) {
         ApiClient client = seed.newClient();
         client.setConnectTimeout((int) DELETE_TIMEOUT.toMillis());
         client.setReadTimeout((int) DELETE_TIMEOUT.toMillis());
         client.setWriteTimeout((int) DELETE_TIMEOUT.toMillis());
-        return new KubernetesPods(client);
+        // Server-side shadow mode: every deletion with dryRun=All (and its UID precondition).
+        return shadow.dryRun() == DryRunMode.SERVER ? KubernetesPods.serverDryRun(client) : new KubernetesPods(client);
     }
 
     @Provides
     @Singleton
     static WeederSupervisor supervisor(WeederConfig config, SystemScheduler scheduler, KubernetesPodWatches watches,
-            KubernetesPods pods, WeederObserver observer) {
-        return new WeederSupervisor(config, scheduler, watches, pods, observer);
+            KubernetesPods pods, WeederObserver observer, ShadowMode shadow) {
+        ShadowMode.WeederPorts ports = shadow.weeder(watches, pods, observer);
+        return new WeederSupervisor(config, scheduler, ports.podWatches(), ports.pods(), ports.observer());
     }
 
     @Provides

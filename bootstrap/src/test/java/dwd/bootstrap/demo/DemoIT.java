@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -32,10 +33,11 @@ class DemoIT {
         }
     }
 
-    private Process start(Path output) throws IOException {
-        var builder = new ProcessBuilder(REPOSITORY.resolve("dwd").toString(), "demo",
-                "--control-plane-dir", System.getProperty("dwd.controlPlane.dir"))
-                .redirectErrorStream(true).redirectOutput(output.toFile());
+    private Process start(Path output, String... extraArgs) throws IOException {
+        var command = new ArrayList<>(List.of(REPOSITORY.resolve("dwd").toString(), "demo",
+                "--control-plane-dir", System.getProperty("dwd.controlPlane.dir")));
+        command.addAll(List.of(extraArgs));
+        var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().put("NO_COLOR", "1");
         demo = builder.start();
         return demo;
@@ -68,6 +70,34 @@ class DemoIT {
         assertThat(workDirectory).isNotNull();
         assertThat(processesUsing(workDirectory)).as("etcd and kube-apiserver are gone").isEmpty();
         assertThat(Path.of(workDirectory)).doesNotExist();
+    }
+
+    @Test
+    void inShadowModeTheSameStoryReportsWhatDwdWouldDoAndChangesNothing() throws Exception {
+        Path output = Files.createTempFile("dwd-demo-shadow", ".out");
+        Process process = start(output, "--dry-run=server");
+        assertThat(process.waitFor(3, TimeUnit.MINUTES)).as("finishes in under 3 minutes").isTrue();
+        String text = Files.readString(output);
+
+        assertThat(process.exitValue()).as(text).isZero();
+        assertThat(text).contains("in shadow mode (--dry-run=server)", "All steps observed.");
+        assertThat(text.lines().filter(line -> line.matches("\\s+(\\d|  ).*\\s(ok|✓)$")))
+                .as(text).hasSize(6).anyMatch(line -> line.contains("nothing changed") && line.contains("0 changed"));
+        List<String> wouldScale = text.lines().filter(line -> line.contains(" alpha  would scale "))
+                .map(line -> line.replaceAll(".* would scale (\\S+) (\\d+) -> (\\d+) replicas: (.*)$", "$1 $2->$3: $4"))
+                .toList();
+        assertThat(wouldScale).as(text).hasSize(6);
+        assertThat(wouldScale.subList(0, 3)).as("scale-down: level 0, then kube-controller-manager")
+                .containsExactlyInAnyOrder("machine-controller-manager 2->0: accepted by the API server, not persisted",
+                        "cluster-autoscaler 1->0: accepted by the API server, not persisted",
+                        "kube-controller-manager 3->0: accepted by the API server, not persisted")
+                .last().asString().startsWith("kube-controller-manager");
+        assertThat(wouldScale.subList(3, 6)).as("scale-up in level order").containsExactly(
+                "kube-controller-manager 0->3: accepted by the API server, not persisted",
+                "machine-controller-manager 0->2: accepted by the API server, not persisted",
+                "cluster-autoscaler 0->1: accepted by the API server, not persisted");
+        assertThat(text.lines().filter(line -> line.contains(" alpha  would delete crash-looping pod "))).hasSize(2);
+        assertThat(text).as("no stack traces").doesNotContain("Exception");
     }
 
     @Test

@@ -100,6 +100,8 @@ class WeederLaunchIT {
         await("the crash-looping kube-apiserver is deleted").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                 .until(() -> core.listNamespacedPod(namespace).execute().getItems().stream()
                         .allMatch(pod -> pod.getMetadata().getDeletionTimestamp() != null));
+        await("the deletion is logged").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                .until(() -> Files.readString(dir.resolve("weeder.log")).contains(namespace + ": deleted pod kube-apiserver-0 (uid "));
     }
 
     interface CallFactory {

@@ -32,13 +32,36 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     /** Scale writes that lose a race with another writer are re-read and retried this often in all. */
     static final int SCALE_ATTEMPTS = 5;
 
+    /** The only value of the API's {@code dryRun} parameter: run everything, persist nothing. */
+    static final String DRY_RUN_ALL = "All";
+
     private final ApiClient client;
     private final ScalableKinds kinds;
+    /** {@link #DRY_RUN_ALL} on every write, or {@code null} to write for real. */
+    private final String dryRun;
 
     /** @param newSeedClient makes a new client for the seed; this adapter owns the one it takes */
     public KubernetesScalableResources(Supplier<ApiClient> newSeedClient) {
+        this(newSeedClient, null);
+    }
+
+    private KubernetesScalableResources(Supplier<ApiClient> newSeedClient, String dryRun) {
         this.client = newSeedClient.get();
         this.kinds = new ScalableKinds(client);
+        this.dryRun = dryRun;
+    }
+
+    /**
+     * Shadow mode {@code server}: reads as usual; every annotation patch and scale write is sent with
+     * {@code dryRun=All}, so the API server authorizes, admits and validates it and persists nothing.
+     */
+    public static KubernetesScalableResources serverDryRun(Supplier<ApiClient> newSeedClient) {
+        return new KubernetesScalableResources(newSeedClient, DRY_RUN_ALL);
+    }
+
+    @Override
+    public boolean dryRunWrites() {
+        return dryRun != null;
     }
 
     @Override
@@ -69,7 +92,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
         ScalableKinds.Endpoint endpoint = kinds.resolve(ref, timeout, action);
         V1Patch patch = new V1Patch(annotationsMergePatch(changes));
         ApiFailures.call(action, () -> JsonCalls.patch(client,
-                () -> endpoint.patchObject(namespace, ref.name(), patch),
+                () -> endpoint.patchObject(namespace, ref.name(), patch, dryRun),
                 V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, timeout));
     }
 
@@ -92,7 +115,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                     .spec(new V1ScaleSpec().replicas(replicas));
             try {
                 ApiFailures.call(action, () -> JsonCalls.execute(client,
-                        endpoint.replaceScale(namespace, ref.name(), desired), timeout));
+                        endpoint.replaceScale(namespace, ref.name(), desired, dryRun), timeout));
                 return;
             } catch (ApiFailure failure) {
                 if (!failure.is(ApiFailure.Kind.CONFLICT)) {

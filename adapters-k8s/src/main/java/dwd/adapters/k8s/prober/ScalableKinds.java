@@ -40,9 +40,11 @@ final class ScalableKinds {
 
         Call readScale(String namespace, String name) throws ApiException;
 
-        Call replaceScale(String namespace, String name, V1Scale scale) throws ApiException;
+        /** @param dryRun {@code "All"} for a server-side dry run, {@code null} for a real write */
+        Call replaceScale(String namespace, String name, V1Scale scale, String dryRun) throws ApiException;
 
-        Call patchObject(String namespace, String name, V1Patch patch) throws ApiException;
+        /** @param dryRun {@code "All"} for a server-side dry run, {@code null} for a real write */
+        Call patchObject(String namespace, String name, V1Patch patch, String dryRun) throws ApiException;
     }
 
     /**
@@ -142,13 +144,13 @@ final class ScalableKinds {
             }
 
             @Override
-            public Call replaceScale(String namespace, String name, V1Scale scale) throws ApiException {
-                return apps.replaceNamespacedDeploymentScale(name, namespace, scale).buildCall(null);
+            public Call replaceScale(String namespace, String name, V1Scale scale, String dryRun) throws ApiException {
+                return apps.replaceNamespacedDeploymentScale(name, namespace, scale).dryRun(dryRun).buildCall(null);
             }
 
             @Override
-            public Call patchObject(String namespace, String name, V1Patch patch) throws ApiException {
-                return apps.patchNamespacedDeployment(name, namespace, patch).buildCall(null);
+            public Call patchObject(String namespace, String name, V1Patch patch, String dryRun) throws ApiException {
+                return apps.patchNamespacedDeployment(name, namespace, patch).dryRun(dryRun).buildCall(null);
             }
         };
     }
@@ -167,13 +169,13 @@ final class ScalableKinds {
             }
 
             @Override
-            public Call replaceScale(String namespace, String name, V1Scale scale) throws ApiException {
-                return apps.replaceNamespacedStatefulSetScale(name, namespace, scale).buildCall(null);
+            public Call replaceScale(String namespace, String name, V1Scale scale, String dryRun) throws ApiException {
+                return apps.replaceNamespacedStatefulSetScale(name, namespace, scale).dryRun(dryRun).buildCall(null);
             }
 
             @Override
-            public Call patchObject(String namespace, String name, V1Patch patch) throws ApiException {
-                return apps.patchNamespacedStatefulSet(name, namespace, patch).buildCall(null);
+            public Call patchObject(String namespace, String name, V1Patch patch, String dryRun) throws ApiException {
+                return apps.patchNamespacedStatefulSet(name, namespace, patch).dryRun(dryRun).buildCall(null);
             }
         };
     }
@@ -192,13 +194,13 @@ final class ScalableKinds {
             }
 
             @Override
-            public Call replaceScale(String namespace, String name, V1Scale scale) throws ApiException {
-                return core.replaceNamespacedReplicationControllerScale(name, namespace, scale).buildCall(null);
+            public Call replaceScale(String namespace, String name, V1Scale scale, String dryRun) throws ApiException {
+                return core.replaceNamespacedReplicationControllerScale(name, namespace, scale).dryRun(dryRun).buildCall(null);
             }
 
             @Override
-            public Call patchObject(String namespace, String name, V1Patch patch) throws ApiException {
-                return core.patchNamespacedReplicationController(name, namespace, patch).buildCall(null);
+            public Call patchObject(String namespace, String name, V1Patch patch, String dryRun) throws ApiException {
+                return core.patchNamespacedReplicationController(name, namespace, patch).dryRun(dryRun).buildCall(null);
             }
         };
     }
@@ -218,15 +220,15 @@ final class ScalableKinds {
             }
 
             @Override
-            public Call replaceScale(String namespace, String name, V1Scale scale) throws ApiException {
+            public Call replaceScale(String namespace, String name, V1Scale scale, String dryRun) throws ApiException {
                 return custom.replaceNamespacedCustomObjectScale(group, version, namespace, plural, name, scale)
-                        .buildCall(null);
+                        .dryRun(dryRun).buildCall(null);
             }
 
             @Override
-            public Call patchObject(String namespace, String name, V1Patch patch) throws ApiException {
+            public Call patchObject(String namespace, String name, V1Patch patch, String dryRun) throws ApiException {
                 return custom.patchNamespacedCustomObject(group, version, namespace, plural, name, patch)
-                        .buildCall(null);
+                        .dryRun(dryRun).buildCall(null);
             }
         };
     }

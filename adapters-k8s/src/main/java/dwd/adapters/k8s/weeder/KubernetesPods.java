@@ -39,6 +39,11 @@ public final class KubernetesPods implements Pods {
     }
 
     @Override
+    public boolean dryRunWrites() {
+        return serverDryRun;
+    }
+
+    @Override
     public Deletion delete(String namespace, String name, String uid) {
         // With a body the server reads the options from it only, so dryRun goes into the body too.
         var options = new V1DeleteOptions().preconditions(new V1Preconditions().uid(uid));

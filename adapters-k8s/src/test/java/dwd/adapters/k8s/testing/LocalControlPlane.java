@@ -21,8 +21,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,18 +48,43 @@ public final class LocalControlPlane implements AutoCloseable {
     private final KubeAPIServer server;
     private final String kubeconfig;
     private final ApiClient apiClient;
+    /** Static bearer tokens by user. */
+    private final Map<String, String> tokens;
 
-    private LocalControlPlane(KubeAPIServer server) {
+    private LocalControlPlane(KubeAPIServer server, Map<String, String> tokens) {
         this.server = server;
         this.kubeconfig = server.getKubeConfigYaml();
         this.apiClient = ApiClients.fromKubeconfig(kubeconfig, CALL_TIMEOUT);
+        this.tokens = Map.copyOf(tokens);
     }
 
     /** Starts a server with the given extra kube-apiserver flags and installs the CRDs. */
     public static LocalControlPlane start(List<String> extraApiServerFlags) {
+        return start(extraApiServerFlags, List.of());
+    }
+
+    /**
+     * Starts a server with the given extra kube-apiserver flags that also authenticates {@code tokenUsers}
+     * by static bearer tokens (no groups), and installs the CRDs.
+     */
+    public static LocalControlPlane start(List<String> extraApiServerFlags, List<String> tokenUsers) {
         Path dir = binariesDirectory();
         List<String> flags = new ArrayList<>(List.of("--bind-address=127.0.0.1"));
         flags.addAll(extraApiServerFlags);
+        Map<String, String> tokens = new LinkedHashMap<>();
+        if (!tokenUsers.isEmpty()) {
+            var lines = new StringBuilder();
+            var random = new SecureRandom();
+            for (int i = 0; i < tokenUsers.size(); i++) {
+                String user = tokenUsers.get(i);
+                byte[] secret = new byte[12];
+                random.nextBytes(secret);
+                String token = user + "-" + HexFormat.of().formatHex(secret);
+                tokens.put(user, token);
+                lines.append(token).append(',').append(user).append(",uid-").append(i + 1).append('\n');
+            }
+            flags.add("--token-auth-file=" + writeTokenFile(lines.toString()));
+        }
         var config = KubeAPIServerConfigBuilder.anAPIServerConfig()
                 .withTestDir(dir.toString())
                 .withOfflineMode(true)
@@ -65,7 +93,7 @@ public final class LocalControlPlane implements AutoCloseable {
                 .build();
         var server = new KubeAPIServer(config);
         server.start();
-        var controlPlane = new LocalControlPlane(server);
+        var controlPlane = new LocalControlPlane(server, tokens);
         try {
             installCrds(controlPlane.apiClient);
         } catch (RuntimeException e) {
@@ -108,6 +136,40 @@ public final class LocalControlPlane implements AutoCloseable {
      */
     public String selfContainedKubeconfig() {
         return embedFiles(kubeconfig);
+    }
+
+    /**
+     * A self-contained kubeconfig for a user of {@link WithLocalControlPlane#tokenUsers()}: this server,
+     * its CA, and the user's bearer token.
+     */
+    @SuppressWarnings("unchecked")
+    public String kubeconfigOf(String user) {
+        String token = tokens.get(user);
+        if (token == null) {
+            throw new IllegalArgumentException("no token user " + user + "; declare it in @WithLocalControlPlane(tokenUsers)");
+        }
+        var yaml = new org.yaml.snakeyaml.Yaml();
+        Map<String, Object> document = yaml.load(selfContainedKubeconfig());
+        for (Object entry : (List<Object>) document.getOrDefault("users", List.of())) {
+            ((Map<String, Object>) entry).put("user", new LinkedHashMap<>(Map.of("token", token)));
+        }
+        return yaml.dump(document);
+    }
+
+    /** A client acting as a user of {@link WithLocalControlPlane#tokenUsers()}. */
+    public ApiClient apiClientOf(String user, Duration timeout) {
+        return ApiClients.fromKubeconfig(kubeconfigOf(user), timeout);
+    }
+
+    /** The token file is read once by the API server at start; it lives until the JVM ends. */
+    private static Path writeTokenFile(String lines) {
+        try {
+            Path file = Files.createTempFile("dwd-tokens", ".csv");
+            file.toFile().deleteOnExit();
+            return Files.writeString(file, lines);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the API server's token file", e);
+        }
     }
 
     /** A fresh client with its own timeouts, for tests that need to tune them. */

@@ -41,16 +41,16 @@ public final class LocalControlPlaneExtension implements BeforeAllCallback, Para
 
     private static LocalControlPlane controlPlane(ExtensionContext context) {
         Class<?> testClass = context.getRequiredTestClass();
-        List<String> flags = AnnotationSupport
-                .findAnnotation(testClass, WithLocalControlPlane.class)
-                .map(annotation -> List.of(annotation.apiServerFlags()))
-                .orElse(List.of());
+        var annotation = AnnotationSupport.findAnnotation(testClass, WithLocalControlPlane.class);
+        List<String> flags = annotation.map(found -> List.of(found.apiServerFlags())).orElse(List.of());
+        List<String> tokenUsers = annotation.map(found -> List.of(found.tokenUsers())).orElse(List.of());
+        boolean shared = flags.isEmpty() && tokenUsers.isEmpty();
         // Shared servers live in the root store (closed when the JVM's test plan ends);
-        // a server with its own flags lives in the class's store (closed after the class).
-        ExtensionContext owner = flags.isEmpty() ? context.getRoot() : classContext(context);
-        Object key = flags.isEmpty() ? "shared" : testClass.getName();
+        // a server with its own flags or users lives in the class's store (closed after the class).
+        ExtensionContext owner = shared ? context.getRoot() : classContext(context);
+        Object key = shared ? "shared" : testClass.getName();
         return owner.getStore(NAMESPACE)
-                .computeIfAbsent(key, ignored -> LocalControlPlane.start(flags), LocalControlPlane.class);
+                .computeIfAbsent(key, ignored -> LocalControlPlane.start(flags, tokenUsers), LocalControlPlane.class);
     }
 
     private static ExtensionContext classContext(ExtensionContext context) {

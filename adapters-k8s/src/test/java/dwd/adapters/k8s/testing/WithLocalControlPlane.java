@@ -22,4 +22,12 @@ public @interface WithLocalControlPlane {
 
     /** Extra kube-apiserver flags, as {@code --name=value}; a non-empty list means a dedicated server. */
     String[] apiServerFlags() default {};
+
+    /**
+     * Users the API server authenticates by static bearer tokens, besides the admin's client
+     * certificate; they belong to no group, so RBAC grants them nothing until the test binds roles.
+     * {@link LocalControlPlane#kubeconfigOf(String)} gives one's kubeconfig. A non-empty list means a
+     * dedicated server.
+     */
+    String[] tokenUsers() default {};
 }

@@ -24,4 +24,12 @@ public interface Pods {
      * @throws ApiFailure when the call fails for another reason
      */
     Deletion delete(String namespace, String name, String uid);
+
+    /**
+     * {@code true} when every deletion is sent with {@code dryRun=All}: checked by the API server,
+     * persisted nowhere. Server-side shadow mode refuses to start on pods that would be deleted for real.
+     */
+    default boolean dryRunWrites() {
+        return false;
+    }
 }

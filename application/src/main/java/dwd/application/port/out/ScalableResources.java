@@ -26,4 +26,13 @@ public interface ScalableResources {
      * the resourceVersion just read, and a conflict is re-read and retried.
      */
     void scale(String namespace, ResourceRef ref, int replicas, Duration timeout);
+
+    /**
+     * {@code true} when every write is sent with {@code dryRun=All}: the API server checks it as a real
+     * one (authorization, admission, validation) and persists nothing. Server-side shadow mode refuses
+     * to start on resources that would write for real.
+     */
+    default boolean dryRunWrites() {
+        return false;
+    }
 }

@@ -1,0 +1,42 @@
+package dwd.application.shadow;
+
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.ShadowObserver.Answer;
+import dwd.domain.dryrun.DryRunMode;
+
+/** How shadow mode sends one would-be write and reads the answer. */
+final class ServerAnswers {
+
+    private ServerAnswers() {
+    }
+
+    /**
+     * Client dry-run: sends nothing. Server dry-run: runs {@code write} (which carries {@code dryRun=All})
+     * and turns the server's refusal into a finding.
+     *
+     * @throws ApiFailure when the write got no answer about itself (unreachable, throttled, timed out):
+     *     the caller retries it as it would retry a real write
+     */
+    static Answer send(DryRunMode mode, Runnable write) {
+        if (mode != DryRunMode.SERVER) {
+            return new Answer.NotSent();
+        }
+        try {
+            write.run();
+            return new Answer.Accepted();
+        } catch (ApiFailure failure) {
+            if (isAnswerAboutTheWrite(failure)) {
+                return new Answer.Refused(failure.kind(), failure.getMessage());
+            }
+            throw failure;
+        }
+    }
+
+    /** The server looked at the request and said no: the real write would fail the same way. */
+    static boolean isAnswerAboutTheWrite(ApiFailure failure) {
+        return switch (failure.kind()) {
+            case FORBIDDEN, UNAUTHORIZED, CONFLICT, NOT_FOUND, INVALID -> true;
+            case THROTTLED, UNAVAILABLE, TIMEOUT, BAD_INPUT -> false;
+        };
+    }
+}

@@ -1,0 +1,243 @@
+package dwd.application.shadow;
+
+import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.ScalableResource;
+import dwd.application.port.out.ScalableResources;
+import dwd.application.port.out.ShadowObserver.Answer;
+import dwd.application.port.out.ShadowObserver.Write;
+import dwd.domain.config.ResourceRef;
+import dwd.domain.dryrun.DryRunMode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The dependents of the seed as shadow mode sees them. Reads go to the seed; writes are not sent
+ * (client dry-run) or sent with {@code dryRun=All} (server dry-run), and what they would have
+ * changed is kept in an overlay that later reads see. So the prober behaves as if its writes had
+ * landed: a would-be scale-down happens once (the next flows find the dependent at 0), and the
+ * would-be scale-up after it restores the count recorded in the would-be annotation.
+ *
+ * <p>Reality wins: each overlay value remembers the seed's value it replaced, and is dropped as
+ * soon as the seed's value differs from that (an operator scaled, someone annotated); an overlay
+ * value equal to the seed's is dropped too. The overlay therefore holds only differences, and is
+ * empty again once a would-be scale-up has undone a would-be scale-down.
+ *
+ * <p>A write the server refuses (forbidden, conflict, not found, invalid) lands in the overlay all
+ * the same: it is a finding, reported once, and the flow goes on, so that one shadow run checks
+ * every write of the plan. Each write waits, with its answer, until {@link ShadowProberObserver}
+ * reports the step it belongs to.
+ */
+public final class ShadowScalableResources implements ScalableResources {
+
+    private record Key(String namespace, ResourceRef ref) { }
+
+    /** A value of the shadow world and the seed's value it was derived from. */
+    private record Divergence<T>(T seedValue, T shadowValue) { }
+
+    /** What the shadow world holds differently for one resource. */
+    private static final class Overlay {
+        final Map<String, Divergence<Optional<String>>> annotations = new LinkedHashMap<>();
+        Divergence<Integer> replicas;
+
+        boolean isEmpty() {
+            return annotations.isEmpty() && replicas == null;
+        }
+
+        /** {@code seed} with this overlay on top; first drops what the seed has overtaken. */
+        ScalableResource over(ScalableResource seed) {
+            var seen = new HashMap<>(seed.annotations());
+            for (Iterator<Map.Entry<String, Divergence<Optional<String>>>> it = annotations.entrySet().iterator(); it.hasNext();) {
+                Map.Entry<String, Divergence<Optional<String>>> entry = it.next();
+                Optional<String> now = Optional.ofNullable(seed.annotations().get(entry.getKey()));
+                Divergence<Optional<String>> divergence = entry.getValue();
+                if (!now.equals(divergence.seedValue()) || now.equals(divergence.shadowValue())) {
+                    it.remove();
+                } else {
+                    divergence.shadowValue().ifPresentOrElse(value -> seen.put(entry.getKey(), value),
+                            () -> seen.remove(entry.getKey()));
+                }
+            }
+            int specReplicas = seed.specReplicas();
+            if (replicas != null) {
+                if (seed.specReplicas() != replicas.seedValue() || seed.specReplicas() == replicas.shadowValue()) {
+                    replicas = null;
+                } else {
+                    specReplicas = replicas.shadowValue();
+                }
+            }
+            // Pods are not really started or stopped: as many are ready as the seed has, up to the would-be spec.
+            int readyReplicas = Math.min(seed.readyReplicas(), specReplicas);
+            return new ScalableResource(seed.ref(), seen, specReplicas, readyReplicas);
+        }
+    }
+
+    /** A resource whose shadow differs from the seed, for the status endpoint and tests. */
+    public record Divergent(String namespace, ResourceRef ref, OptionalInt replicas,
+                            Map<String, Optional<String>> annotations) {
+        public Divergent {
+            annotations = Map.copyOf(annotations);
+        }
+    }
+
+    private final DryRunMode mode;
+    private final ScalableResources seed;
+    // All guarded by this; never held during a call to the seed.
+    private final Map<Key, Overlay> overlays = new HashMap<>();
+    private final Map<Key, ScalableResource> lastSeen = new HashMap<>();
+    private final Map<Key, List<Write>> unreported = new HashMap<>();
+
+    /**
+     * @param mode {@code CLIENT} or {@code SERVER}
+     * @param seed reads the seed; in server mode it must send its writes with {@code dryRun=All}
+     * @throws IllegalArgumentException for {@code NONE}, or server mode on resources that would write for real
+     */
+    public ShadowScalableResources(DryRunMode mode, ScalableResources seed) {
+        if (!mode.isShadow()) {
+            throw new IllegalArgumentException("shadow resources need --dry-run=client or server, not " + mode.flagValue());
+        }
+        if (mode == DryRunMode.SERVER && !seed.dryRunWrites()) {
+            throw new IllegalArgumentException("--dry-run=server needs resources that send their writes with dryRun=All");
+        }
+        this.mode = mode;
+        this.seed = seed;
+    }
+
+    @Override
+    public Optional<ScalableResource> read(String namespace, ResourceRef ref, Duration timeout) {
+        Optional<ScalableResource> real = seed.read(namespace, ref, timeout);
+        var key = new Key(namespace, ref);
+        synchronized (this) {
+            if (real.isEmpty()) {
+                lastSeen.remove(key);
+                overlays.remove(key);
+                return real;
+            }
+            lastSeen.put(key, real.get());
+            Overlay overlay = overlays.get(key);
+            if (overlay == null) {
+                return real;
+            }
+            ScalableResource seen = overlay.over(real.get());
+            if (overlay.isEmpty()) {
+                overlays.remove(key);
+            }
+            return Optional.of(seen);
+        }
+    }
+
+    @Override
+    public void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
+            Duration timeout) {
+        if (changes.isEmpty()) {
+            return;
+        }
+        var key = new Key(namespace, ref);
+        ScalableResource before = seedValueOf(key, timeout);
+        Answer answer = ServerAnswers.send(mode, () -> seed.patchAnnotations(namespace, ref, changes, timeout));
+        synchronized (this) {
+            Overlay overlay = overlays.computeIfAbsent(key, k -> new Overlay());
+            changes.forEach((name, value) -> {
+                Divergence<Optional<String>> earlier = overlay.annotations.get(name);
+                Optional<String> seedValue = earlier != null ? earlier.seedValue()
+                        : Optional.ofNullable(before.annotations().get(name));
+                overlay.annotations.put(name, new Divergence<>(seedValue, value));
+            });
+            unreported.computeIfAbsent(key, k -> new ArrayList<>()).add(new Write(describe(changes), answer));
+        }
+    }
+
+    @Override
+    public void scale(String namespace, ResourceRef ref, int replicas, Duration timeout) {
+        var key = new Key(namespace, ref);
+        ScalableResource before = seedValueOf(key, timeout);
+        Answer answer = ServerAnswers.send(mode, () -> seed.scale(namespace, ref, replicas, timeout));
+        synchronized (this) {
+            Overlay overlay = overlays.computeIfAbsent(key, k -> new Overlay());
+            int seedValue = overlay.replicas != null ? overlay.replicas.seedValue() : before.specReplicas();
+            overlay.replicas = new Divergence<>(seedValue, replicas);
+            unreported.computeIfAbsent(key, k -> new ArrayList<>())
+                    .add(new Write("scale to " + replicas + (replicas == 1 ? " replica" : " replicas"), answer));
+        }
+    }
+
+    /** Nothing this sends is ever persisted. */
+    @Override
+    public boolean dryRunWrites() {
+        return true;
+    }
+
+    /** Every resource whose shadow differs from the seed as last read, sorted by namespace and name. */
+    public synchronized List<Divergent> divergences() {
+        var result = new ArrayList<Divergent>();
+        overlays.forEach((key, overlay) -> result.add(new Divergent(key.namespace(), key.ref(),
+                overlay.replicas == null ? OptionalInt.empty() : OptionalInt.of(overlay.replicas.shadowValue()),
+                overlay.annotations.entrySet().stream()
+                        .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().shadowValue())))));
+        result.sort((a, b) -> (a.namespace() + "/" + a.ref().name()).compareTo(b.namespace() + "/" + b.ref().name()));
+        return result;
+    }
+
+    /** The would-be writes on {@code ref} not reported yet, in the order they were made; forgets them. */
+    synchronized List<Write> takeUnreported(String namespace, ResourceRef ref) {
+        return Optional.ofNullable(unreported.remove(new Key(namespace, ref))).orElse(List.of());
+    }
+
+    /** The would-be writes in {@code namespace} not reported yet, by resource; forgets them. */
+    synchronized Map<ResourceRef, List<Write>> takeUnreported(String namespace) {
+        var taken = new LinkedHashMap<ResourceRef, List<Write>>();
+        for (Iterator<Map.Entry<Key, List<Write>>> it = unreported.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<Key, List<Write>> entry = it.next();
+            if (entry.getKey().namespace().equals(namespace)) {
+                taken.put(entry.getKey().ref(), entry.getValue());
+                it.remove();
+            }
+        }
+        return taken;
+    }
+
+    /** The seed's resource as last read: the base a would-be write diverges from. */
+    private ScalableResource seedValueOf(Key key, Duration timeout) {
+        synchronized (this) {
+            ScalableResource known = lastSeen.get(key);
+            if (known != null) {
+                return known;
+            }
+        }
+        // The prober always reads before it writes; should a write come first, read its base now.
+        ScalableResource read = seed.read(key.namespace(), key.ref(), timeout)
+                .orElseThrow(() -> new ApiFailure(ApiFailure.Kind.NOT_FOUND,
+                        key.ref() + " not found in namespace " + key.namespace()));
+        synchronized (this) {
+            lastSeen.put(key, read);
+        }
+        return read;
+    }
+
+    /** {@code annotate a="1", b=""; remove annotation c}, keys sorted. */
+    static String describe(Map<String, Optional<String>> changes) {
+        var sorted = new TreeMap<>(changes);
+        String set = sorted.entrySet().stream().filter(e -> e.getValue().isPresent())
+                .map(e -> e.getKey() + "=\"" + e.getValue().get() + "\"")
+                .collect(Collectors.joining(", "));
+        List<String> removed = sorted.entrySet().stream().filter(e -> e.getValue().isEmpty())
+                .map(Map.Entry::getKey).toList();
+        var text = new StringBuilder();
+        if (!set.isEmpty()) {
+            text.append("annotate ").append(set);
+        }
+        if (!removed.isEmpty()) {
+            text.append(text.isEmpty() ? "" : "; ").append(removed.size() == 1 ? "remove annotation " : "remove annotations ")
+                    .append(String.join(", ", removed));
+        }
+        return text.toString();
+    }
+}

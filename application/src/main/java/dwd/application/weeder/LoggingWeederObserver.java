@@ -1,0 +1,19 @@
+package dwd.application.weeder;
+
+import dwd.application.port.out.WeederObserver;
+import dwd.domain.weeding.PodState;
+
+/**
+ * Logs the weeder's deletions, one line per pod. In shadow mode deletions are not reported here
+ * (they did not happen) but as would-be deletions.
+ */
+public final class LoggingWeederObserver implements WeederObserver {
+
+    private static final System.Logger LOG = System.getLogger("dwd.weeder");
+
+    @Override
+    public void podDeleted(String namespace, String service, PodState pod) {
+        LOG.log(System.Logger.Level.INFO, () -> namespace + ": deleted pod " + pod.name() + " (uid " + pod.uid()
+                + "): CrashLoopBackOff after service " + service + " turned ready");
+    }
+}
