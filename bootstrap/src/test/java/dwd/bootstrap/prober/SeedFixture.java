@@ -280,20 +280,31 @@ final class SeedFixture implements AutoCloseable {
     @Override
     public void close() {
         kubelets.shutdownNow();
+        var core = new CoreV1Api(client);
+        var coordination = new CoordinationV1Api(client);
+        if (clusterCreated) {
+            removeIfPresent(this::deleteCluster);
+        }
+        for (String node : nodes) {
+            removeIfPresent(() -> core.deleteNode(node).execute());
+        }
+        for (String lease : leases) {
+            removeIfPresent(() -> coordination.deleteNamespacedLease(lease, "kube-node-lease").execute());
+        }
+    }
+
+    interface Removal {
+        void run() throws ApiException;
+    }
+
+    /** Removes one object; one a test already removed itself (404) is fine. */
+    private void removeIfPresent(Removal removal) {
         try {
-            if (clusterCreated) {
-                deleteCluster();
-            }
-            var core = new CoreV1Api(client);
-            for (String node : nodes) {
-                core.deleteNode(node).execute();
-            }
-            var coordination = new CoordinationV1Api(client);
-            for (String lease : leases) {
-                coordination.deleteNamespacedLease(lease, "kube-node-lease").execute();
-            }
+            removal.run();
         } catch (ApiException e) {
-            throw new IllegalStateException("cleaning up after " + namespace + ": " + e.getCode() + " " + e.getResponseBody(), e);
+            if (e.getCode() != 404) {
+                throw new IllegalStateException("cleaning up after " + namespace + ": " + e.getCode() + " " + e.getResponseBody(), e);
+            }
         }
     }
 }

@@ -43,7 +43,7 @@ final class ShadowProber implements AutoCloseable {
         var command = new ArrayList<>(List.of(ProberMeltdownIT.REPOSITORY.resolve("dwd").toString(), "prober",
                 "--config-file", config.toString(), "--kubeconfig", kubeconfig.toString(), dryRunFlag,
                 "--metrics-bind-addr=0", "--health-bind-addr=0", "--x-scale-readiness-timeout=500ms",
-                "--zap-log-level=debug"));
+                "--zap-log-level=debug", "--log-format=text"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new ShadowProber(process, log);
     }
