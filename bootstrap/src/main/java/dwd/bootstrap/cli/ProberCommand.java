@@ -1,18 +1,9 @@
 package dwd.bootstrap.cli;
 
-import dwd.adapters.k8s.RequestMetering;
-import dwd.adapters.k8s.events.KubernetesEventRecorder;
-import dwd.adapters.k8s.leader.KubernetesLeaseStore;
 import dwd.adapters.k8s.leader.LeaderElectionTimings;
-import dwd.adapters.k8s.leader.LeaderElector;
 import dwd.adapters.k8s.leader.LockNames;
-import dwd.adapters.metrics.ApiRequestMetrics;
-import dwd.adapters.metrics.HealthServer;
-import dwd.adapters.metrics.MetricsServer;
 import dwd.adapters.metrics.ProbeStatusJson;
 import dwd.adapters.metrics.ProberMetrics;
-import dwd.adapters.metrics.ProcessMetrics;
-import dwd.application.health.Health;
 import dwd.application.health.HealthCheck;
 import dwd.application.health.LoopProgress;
 import dwd.application.leader.LeaderOnly;
@@ -24,14 +15,12 @@ import dwd.application.prober.ProbeProgress;
 import dwd.application.prober.ProbeStatusBoard;
 import dwd.application.prober.ProberTuning;
 import dwd.application.prober.ScaleEvents;
-import dwd.application.runtime.SystemScheduler;
 import dwd.bootstrap.config.ConfigFileException;
 import dwd.bootstrap.config.ConfigFiles;
 import dwd.bootstrap.logging.LogLevels;
 import dwd.bootstrap.logging.LogSetup;
-import dwd.bootstrap.run.ElectionHealth;
 import dwd.bootstrap.run.ProberRuntime;
-import dwd.bootstrap.run.ProcessIdentity;
+import dwd.bootstrap.run.RoleOperability;
 import dwd.bootstrap.run.StallHook;
 import dwd.bootstrap.seed.SeedConnection;
 import dwd.bootstrap.wiring.BuildInfo;
@@ -44,9 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -125,124 +112,35 @@ public final class ProberCommand implements Callable<Integer> {
     }
 
     private int run(ProberConfig config, SeedConnection plainSeed, Optional<LeaderElectionTimings> election) {
-        Clock clock = Clock.system();
-        ProcessIdentity identity = ProcessIdentity.of(System.getenv());
         BuildInfo build = LauncherComponent.create().buildInfo();
-        var registry = MetricsServer.newRegistry();
-        var processMetrics = new ProcessMetrics(registry);
-        var traffic = new ApiRequestMetrics(registry, "seed", "shoot", "leader-election");
-        String userAgent = "dwd/" + build.version() + " (prober; " + identity.identity() + ")";
-        SeedConnection seed = plainSeed.decorated(client -> {
-            client.setUserAgent(userAgent);
-            return RequestMetering.as("seed", traffic).apply(client);
-        });
+        var operability = RoleOperability.prepare(new RoleOperability.Settings("prober", LockNames.PROBER,
+                REPORTING_CONTROLLER, build.version(), election, options.leaderElectionNamespace(),
+                options.metricsAddress(), options.healthAddress(), List.of("seed", "shoot", "leader-election")), plainSeed);
+        Clock clock = operability.clock();
+        Leadership leadership = operability.leadership();
 
-        var electorScheduler = new SystemScheduler();
-        var holder = new ProberRuntime[1];
-        LeaderElector elector = election.map(timings -> new LeaderElector(
-                new KubernetesLeaseStore(plainSeed.decorated(client -> {
-                    client.setUserAgent(userAgent);
-                    return RequestMetering.as("leader-election", traffic).apply(client);
-                }), options.leaderElectionNamespace(), LockNames.PROBER, timings.callTimeout()),
-                identity.identity(), timings, electorScheduler, new LeaderElector.Listener() {
-                    @Override
-                    public void startedLeading() {
-                        Thread.ofPlatform().name("dwd-start").start(() -> startOrExit(holder[0]));
-                    }
-
-                    @Override
-                    public void stoppedLeading() {
-                        exitAsync("leadership lost; exiting with status 1 so that the orchestrator restarts dwd");
-                    }
-                }, new SplittableRandom())).orElse(null);
-        Leadership leadership = elector == null ? Leadership.always() : elector;
-        ProcessMetrics.leaderStatus(registry, LockNames.PROBER, leadership::isLeading);
-
-        var events = new KubernetesEventRecorder(seed, REPORTING_CONTROLLER,
-                KubernetesEventRecorder.instanceName(identity.host()), 512);
-        ProcessMetrics.eventCounts(registry, events, KubernetesEventRecorder::written, KubernetesEventRecorder::failed,
-                KubernetesEventRecorder::dropped);
         var board = new ProbeStatusBoard(clock);
         Duration tolerance = stallTolerance != null ? stallTolerance
                 : config.probeTimeout().multipliedBy(4).plusSeconds(10);
         var loops = new LoopProgress("probe-loops", clock, tolerance);
         List<ProberObserver> observers = new ArrayList<>(List.of(
                 new LoggingProberObserver(),
-                new ProberMetrics(registry, clock),
+                new ProberMetrics(operability.registry(), clock),
                 board,
                 new ProbeProgress(loops, clock, config.initialDelay()),
-                new ScaleEvents(LeaderOnly.events(events, leadership))));
+                new ScaleEvents(LeaderOnly.events(operability.events(), leadership))));
         if (stallFile != null) {
             observers.add(new StallHook(stallFile)); // last: the others have seen the run before it blocks
         }
-        ProberRuntime runtime = ProberComponent.create(config, seed,
+        ProberRuntime runtime = ProberComponent.create(config, operability.seed(),
                 ProberTuning.defaults().withReadinessTimeout(readinessTimeout),
-                ProberObserver.all(observers.toArray(ProberObserver[]::new)), leadership, traffic).runtime();
-        holder[0] = runtime;
+                ProberObserver.all(observers.toArray(ProberObserver[]::new)), leadership, operability.traffic()).runtime();
 
-        var health = new Health().addLiveness(loops);
-        if (elector != null) {
-            health.addLiveness(ElectionHealth.liveness(elector, clock));
-            health.addReadiness(ElectionHealth.readiness(elector, clock, runtime::isStartedAndSynced));
-        } else {
-            health.addReadiness(() -> runtime.isStartedAndSynced()
-                    ? HealthCheck.Result.ok("caches", "Machine and Cluster caches synced")
-                    : HealthCheck.Result.failing("caches", "Machine and Cluster caches not synced yet"));
-        }
-        var metrics = options.metricsAddress().map(address -> MetricsServer.start(registry, address,
-                Map.of("/probes", new ProbeStatusJson(board, clock::now))));
-        var healthServer = options.healthAddress().map(address -> HealthServer.start(health, address));
-
-        var stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("dwd prober: stop requested, shutting down");
-            health.markStopping();
-            LogLevels.quietInformersForShutdown();
-            runtime.close();
-            if (elector != null) {
-                elector.close(); // after the last write: releasing lets a standby take over at once
-            }
-            electorScheduler.close();
-            events.close();
-            metrics.ifPresent(MetricsServer::close);
-            healthServer.ifPresent(HealthServer::close);
-            processMetrics.close();
-            stopped.countDown();
-            LogLevels.shutdown();
-        }, "dwd-shutdown"));
-
-        if (elector != null) {
-            elector.start();
-        } else {
-            try {
-                runtime.start();
-            } catch (RuntimeException e) {
-                LOG.error("dwd prober could not start: {}", e.getMessage(), e);
-                return 1;
-            }
-        }
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
-    }
-
-    private static void startOrExit(ProberRuntime runtime) {
-        try {
-            runtime.start();
-        } catch (RuntimeException e) {
-            LOG.error("dwd prober could not start: {}", e.getMessage(), e);
-            exitAsync("start-up failed while leading; exiting with status 1");
-        }
-    }
-
-    /** Exits from a thread of its own: the shutdown hook must not wait for the thread that called exit. */
-    private static void exitAsync(String why) {
-        Thread.ofPlatform().name("dwd-exit").start(() -> {
-            LOG.error("dwd prober: {}", why);
-            System.exit(1);
-        });
+        operability.health().addLiveness(loops);
+        return operability.run(runtime,
+                () -> runtime.isStartedAndSynced()
+                        ? HealthCheck.Result.ok("caches", "Machine and Cluster caches synced")
+                        : HealthCheck.Result.failing("caches", "Machine and Cluster caches not synced yet"),
+                Map.of("/probes", new ProbeStatusJson(board, clock::now)));
     }
 }

@@ -5,6 +5,8 @@ import dagger.Provides;
 import dwd.adapters.k8s.weeder.EndpointSliceInformer;
 import dwd.adapters.k8s.weeder.KubernetesPodWatches;
 import dwd.adapters.k8s.weeder.KubernetesPods;
+import dwd.application.leader.LeaderOnly;
+import dwd.application.port.out.Leadership;
 import dwd.application.port.out.WeederObserver;
 import dwd.application.runtime.SystemScheduler;
 import dwd.application.weeder.WeederSupervisor;
@@ -45,8 +47,9 @@ public interface WeederModule {
     @Provides
     @Singleton
     static WeederSupervisor supervisor(WeederConfig config, SystemScheduler scheduler, KubernetesPodWatches watches,
-            KubernetesPods pods, WeederObserver observer) {
-        return new WeederSupervisor(config, scheduler, watches, pods, observer);
+            KubernetesPods pods, WeederObserver observer, Leadership leadership) {
+        // Only the leader deletes: a process that lost its lease stops deleting at once, in running weeders too.
+        return new WeederSupervisor(config, scheduler, watches, LeaderOnly.pods(pods, leadership), observer);
     }
 
     @Provides
