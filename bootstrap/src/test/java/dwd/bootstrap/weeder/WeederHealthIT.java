@@ -73,7 +73,7 @@ class WeederHealthIT {
         new CoreV1Api(controlPlane.apiClient())
                 .createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(leaseNamespace))).execute();
         await("ready as leader").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                .until(() -> weeder.readyz() == 200);
+                .until(() -> weeder.readyz() == 200 && weeder.log().contains("weeder running"));
         assertThat(weeder.healthBody("/readyz")).contains("[+]leader-election: leading; caches synced");
         assertThat(weeder.healthz()).isEqualTo(200);
         assertThat(weeder.healthBody("/healthz")).contains("[+]endpointslice-informer: last list or watch started at");
