@@ -1,17 +1,20 @@
 package dwd.adapters.metrics;
 
+import dwd.application.port.out.WeederObserver;
+import dwd.domain.weeding.PodState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The weeder's metrics: {@code dwd_weeders_active} and {@code dwd_pods_deleted_total{namespace,service}}.
- * Hook for the weeder: its observer calls these three methods (as {@link ProberMetrics} does for
- * the prober's events).
+ * The weeder's metrics, from its events: {@code dwd_weeders_active} and
+ * {@code dwd_pods_deleted_total{namespace,service}} (the service whose readiness triggered the
+ * deletion). Each event costs a set or counter update, so observing never slows a weeder.
  */
-public final class WeederMetrics {
+public final class WeederMetrics implements WeederObserver {
 
     static final String WEEDERS_ACTIVE = "dwd.weeders.active";
     static final String PODS_DELETED = "dwd.pods.deleted";
@@ -25,18 +28,18 @@ public final class WeederMetrics {
                 .description("Weeders watching a namespace's pods after their service turned ready").register(registry);
     }
 
-    /** A weeder started for {@code service} in {@code namespace}. */
-    public void weederStarted(String namespace, String service) {
+    @Override
+    public void weederStarted(String namespace, String service, Instant until) {
         active.add(namespace + "/" + service);
     }
 
-    /** That weeder ended (its watch duration passed, or it was cancelled). */
-    public void weederStopped(String namespace, String service) {
+    @Override
+    public void weederStopped(String namespace, String service, StopReason reason) {
         active.remove(namespace + "/" + service);
     }
 
-    /** A crash-looping pod was deleted because {@code service} turned ready. */
-    public void podDeleted(String namespace, String service) {
+    @Override
+    public void podDeleted(String namespace, String service, PodState pod) {
         Counter.builder(PODS_DELETED).tag("namespace", namespace).tag("service", service)
                 .description("Crash-looping pods deleted by weeders, by the service whose readiness triggered them")
                 .register(registry).increment();

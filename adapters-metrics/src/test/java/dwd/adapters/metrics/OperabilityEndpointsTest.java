@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dwd.application.health.Health;
 import dwd.application.health.HealthCheck;
 import dwd.application.port.out.ProberObserver.FlowOutcome;
+import dwd.application.port.out.WeederObserver;
 import dwd.application.prober.ProbeStatusBoard;
+import dwd.application.weeder.WeederStatusBoard;
 import dwd.domain.config.ResourceRef;
 import dwd.domain.lease.Decision;
 import dwd.domain.lease.Exclusion;
 import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.scaling.ScaleDirection;
+import dwd.domain.weeding.PodState;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -35,6 +38,8 @@ class OperabilityEndpointsTest {
     static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     static final LeaseVerdict MELTDOWN = new LeaseVerdict(Decision.SCALE_DOWN, 5, 3, 0.6, 0.6,
             Map.of("node-x", Set.of(Exclusion.NOT_MANAGED_BY_MCM)), 0, 0, List.of(), Optional.of(T0.minusSeconds(1)));
+
+    static final PodState POD = new PodState("shoot--a", "kube-apiserver-0", "uid-0", false, List.of(), List.of());
 
     private final AtomicReference<Instant> now = new AtomicReference<>(T0);
 
@@ -72,15 +77,38 @@ class OperabilityEndpointsTest {
     }
 
     @Test
-    void weederHooksCountActiveWeedersAndDeletedPods() {
+    void weederEventsCountActiveWeedersAndDeletedPods() {
         var registry = MetricsServer.newRegistry();
         var weeders = new WeederMetrics(registry);
-        weeders.weederStarted("shoot--a", "etcd-main-client");
-        weeders.podDeleted("shoot--a", "etcd-main-client");
+        weeders.weederStarted("shoot--a", "etcd-main-client", T0.plusSeconds(300));
+        weeders.podDeleted("shoot--a", "etcd-main-client", POD);
         assertThat(registry.scrape()).contains("dwd_weeders_active 1.0")
                 .contains("dwd_pods_deleted_total{namespace=\"shoot--a\",service=\"etcd-main-client\"} 1.0");
-        weeders.weederStopped("shoot--a", "etcd-main-client");
+        weeders.weederStopped("shoot--a", "etcd-main-client", WeederObserver.StopReason.EXPIRED);
         assertThat(registry.scrape()).contains("dwd_weeders_active 0.0");
+    }
+
+    @Test
+    void servesWeedersAsJson() throws Exception {
+        var board = new WeederStatusBoard(now::get);
+        board.weederStarted("shoot--a", "etcd-main-client", T0.plusSeconds(300));
+        board.weederStarted("shoot--b", "kube-apiserver", T0.plusSeconds(300));
+        now.set(T0.plusSeconds(7));
+        board.podDeleted("shoot--a", "etcd-main-client", POD);
+        var loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        try (var metricsServer = MetricsServer.start(MetricsServer.newRegistry(), loopback,
+                        Map.of("/weeders", new WeederStatusJson(board, now::get)));
+                var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()) {
+            var weeders = get(http, metricsServer.address().getPort(), "/weeders");
+            assertThat(weeders.statusCode()).isEqualTo(200);
+            assertThat(weeders.headers().firstValue("content-type")).contains("application/json; charset=utf-8");
+            assertThat(weeders.body()).isEqualTo("{\"generatedAt\":\"2026-01-01T00:00:07Z\",\"count\":2,\"weeders\":["
+                    + "{\"namespace\":\"shoot--a\",\"service\":\"etcd-main-client\",\"started\":\"2026-01-01T00:00:00Z\","
+                    + "\"until\":\"2026-01-01T00:05:00Z\",\"podsDeleted\":1,"
+                    + "\"lastDeletion\":{\"pod\":\"kube-apiserver-0\",\"at\":\"2026-01-01T00:00:07Z\"}},"
+                    + "{\"namespace\":\"shoot--b\",\"service\":\"kube-apiserver\",\"started\":\"2026-01-01T00:00:00Z\","
+                    + "\"until\":\"2026-01-01T00:05:00Z\",\"podsDeleted\":0,\"lastDeletion\":null}]}\n");
+        }
     }
 
     @Test

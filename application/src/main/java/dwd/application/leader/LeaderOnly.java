@@ -3,6 +3,7 @@ package dwd.application.leader;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.EventRecorder;
 import dwd.application.port.out.Leadership;
+import dwd.application.port.out.Pods;
 import dwd.application.port.out.ScalableResource;
 import dwd.application.port.out.ScalableResources;
 import dwd.domain.config.ResourceRef;
@@ -14,7 +15,7 @@ import java.util.Optional;
 /**
  * Fences the mutating ports: every write first asks {@link Leadership}, so a process that lost
  * its lease stops writing at once, even with flows in flight, while it is still shutting down.
- * Reads pass. (The weeder fences its pod deletions the same way.)
+ * Reads pass.
  */
 public final class LeaderOnly {
 
@@ -50,6 +51,16 @@ public final class LeaderOnly {
                 require(leadership, "scaling " + ref + " in namespace " + namespace + " to " + replicas);
                 resources.scale(namespace, ref, replicas, timeout);
             }
+        };
+    }
+
+    /** {@code pods} whose deletions happen only while leading (the weeder's only write). */
+    public static Pods pods(Pods pods, Leadership leadership) {
+        Objects.requireNonNull(pods, "pods");
+        Objects.requireNonNull(leadership, "leadership");
+        return (namespace, name, uid) -> {
+            require(leadership, "deleting pod " + namespace + "/" + name);
+            return pods.delete(namespace, name, uid);
         };
     }
 

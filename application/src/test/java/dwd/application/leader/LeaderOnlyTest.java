@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.EventRecorder;
+import dwd.application.port.out.Pods;
 import dwd.application.port.out.ScalableResource;
 import dwd.application.port.out.ScalableResources;
 import dwd.domain.config.ResourceRef;
@@ -59,5 +60,24 @@ class LeaderOnlyTest {
         recorder.record(new EventRecorder.Event(new EventRecorder.ObjectRef("v1", "Pod", "ns", "p"),
                 EventRecorder.Type.NORMAL, "Deleted", "Delete", "note"));
         assertThat(events).isEmpty();
+    }
+
+    @Test
+    void podDeletionsPassOnlyWhileLeading() {
+        List<String> deleted = new ArrayList<>();
+        Pods pods = (namespace, name, uid) -> {
+            deleted.add(namespace + "/" + name + "/" + uid);
+            return Pods.Deletion.DELETED;
+        };
+        var leading = new AtomicBoolean(true);
+        Pods fenced = LeaderOnly.pods(pods, leading::get);
+
+        assertThat(fenced.delete("ns", "kube-apiserver-0", "uid-1")).isEqualTo(Pods.Deletion.DELETED);
+        leading.set(false);
+        assertThatThrownBy(() -> fenced.delete("ns", "kube-apiserver-1", "uid-2"))
+                .isInstanceOfSatisfying(ApiFailure.class, failure -> assertThat(failure.kind()).isEqualTo(ApiFailure.Kind.FORBIDDEN))
+                .hasMessageContaining("deleting pod ns/kube-apiserver-1")
+                .hasMessageContaining("not the leader");
+        assertThat(deleted).containsExactly("ns/kube-apiserver-0/uid-1");
     }
 }

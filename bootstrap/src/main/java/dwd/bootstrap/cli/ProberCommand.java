@@ -1,59 +1,46 @@
 package dwd.bootstrap.cli;
 
+import dwd.bootstrap.shadow.DryRunOption;
+import dwd.application.shadow.ShadowMode;
+import dwd.application.shadow.LoggingShadowObserver;
+import dwd.adapters.metrics.ShadowMetrics;
+import dwd.domain.dryrun.DryRunMode;
+import dwd.application.port.out.ShadowObserver;
 import dwd.application.port.out.EventRecorder;
-import dwd.adapters.k8s.RequestMetering;
-import dwd.adapters.k8s.events.KubernetesEventRecorder;
-import dwd.adapters.k8s.leader.KubernetesLeaseStore;
 import dwd.adapters.k8s.leader.LeaderElectionTimings;
-import dwd.adapters.k8s.leader.LeaderElector;
 import dwd.adapters.k8s.leader.LockNames;
-import dwd.adapters.metrics.ApiRequestMetrics;
-import dwd.adapters.metrics.HealthServer;
-import dwd.adapters.metrics.MetricsServer;
 import dwd.adapters.metrics.ProbeStatusJson;
 import dwd.adapters.metrics.ProberMetrics;
-import dwd.adapters.metrics.ProcessMetrics;
-import dwd.application.health.Health;
 import dwd.application.health.HealthCheck;
 import dwd.application.health.LoopProgress;
 import dwd.application.leader.LeaderOnly;
 import dwd.application.port.out.Clock;
 import dwd.application.port.out.Leadership;
-import dwd.adapters.metrics.ShadowMetrics;
 import dwd.application.port.out.ProberObserver;
-import dwd.application.port.out.ShadowObserver;
 import dwd.application.prober.LoggingProberObserver;
 import dwd.application.prober.ProbeProgress;
 import dwd.application.prober.ProbeStatusBoard;
 import dwd.application.prober.ProberTuning;
 import dwd.application.prober.ScaleEvents;
-import dwd.application.runtime.SystemScheduler;
-import dwd.application.shadow.LoggingShadowObserver;
-import dwd.application.shadow.ShadowMode;
 import dwd.bootstrap.config.ConfigFileException;
 import dwd.bootstrap.config.ConfigFiles;
 import dwd.bootstrap.logging.LogLevels;
 import dwd.bootstrap.logging.LogSetup;
-import dwd.bootstrap.run.ElectionHealth;
 import dwd.bootstrap.run.ProberRuntime;
-import dwd.bootstrap.run.ProcessIdentity;
+import dwd.bootstrap.run.RoleOperability;
 import dwd.bootstrap.run.StallHook;
 import dwd.bootstrap.seed.SeedConnection;
 import dwd.bootstrap.wiring.BuildInfo;
 import dwd.bootstrap.wiring.LauncherComponent;
-import dwd.bootstrap.shadow.DryRunOption;
 import dwd.bootstrap.wiring.ProberComponent;
 import dwd.domain.config.ProberConfig;
-import dwd.domain.dryrun.DryRunMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -144,135 +131,46 @@ public final class ProberCommand implements Callable<Integer> {
 
     private int run(ProberConfig config, SeedConnection plainSeed, Optional<LeaderElectionTimings> election,
             DryRunMode mode) {
-        Clock clock = Clock.system();
-        ProcessIdentity identity = ProcessIdentity.of(System.getenv());
         BuildInfo build = LauncherComponent.create().buildInfo();
-        var registry = MetricsServer.newRegistry();
-        var processMetrics = new ProcessMetrics(registry);
-        var traffic = new ApiRequestMetrics(registry, "seed", "shoot", "leader-election");
-        String userAgent = "dwd/" + build.version() + " (prober; " + identity.identity() + ")";
-        SeedConnection seed = plainSeed.decorated(client -> {
-            client.setUserAgent(userAgent);
-            return RequestMetering.as("seed", traffic).apply(client);
-        });
+        var operability = RoleOperability.prepare(new RoleOperability.Settings("prober", lockName(LockNames.PROBER, mode),
+                REPORTING_CONTROLLER, build.version(), election, options.leaderElectionNamespace(),
+                options.metricsAddress(), options.healthAddress(), List.of("seed", "shoot", "leader-election")), plainSeed);
+        Clock clock = operability.clock();
+        Leadership leadership = operability.leadership();
 
-        var electorScheduler = new SystemScheduler();
-        var holder = new ProberRuntime[1];
-        LeaderElector elector = election.map(timings -> new LeaderElector(
-                new KubernetesLeaseStore(plainSeed.decorated(client -> {
-                    client.setUserAgent(userAgent);
-                    return RequestMetering.as("leader-election", traffic).apply(client);
-                }), options.leaderElectionNamespace(), lockName(mode), timings.callTimeout()),
-                identity.identity(), timings, electorScheduler, new LeaderElector.Listener() {
-                    @Override
-                    public void startedLeading() {
-                        Thread.ofPlatform().name("dwd-start").start(() -> startOrExit(holder[0]));
-                    }
-
-                    @Override
-                    public void stoppedLeading() {
-                        exitAsync("leadership lost; exiting with status 1 so that the orchestrator restarts dwd");
-                    }
-                }, new SplittableRandom())).orElse(null);
-        Leadership leadership = elector == null ? Leadership.always() : elector;
-        ProcessMetrics.leaderStatus(registry, lockName(mode), leadership::isLeading);
-
-        var events = new KubernetesEventRecorder(seed, REPORTING_CONTROLLER,
-                KubernetesEventRecorder.instanceName(identity.host()), 512);
-        ProcessMetrics.eventCounts(registry, events, KubernetesEventRecorder::written, KubernetesEventRecorder::failed,
-                KubernetesEventRecorder::dropped);
         var board = new ProbeStatusBoard(clock);
         Duration tolerance = stallTolerance != null ? stallTolerance
                 : config.probeTimeout().multipliedBy(4).plusSeconds(10);
         var loops = new LoopProgress("probe-loops", clock, tolerance);
         List<ProberObserver> observers = new ArrayList<>(List.of(
                 new LoggingProberObserver(),
-                new ProberMetrics(registry, clock),
+                new ProberMetrics(operability.registry(), clock),
                 board,
                 new ProbeProgress(loops, clock, config.initialDelay()),
                 // Events are writes too: none in shadow mode (the would-be actions go to the shadow observers).
-                new ScaleEvents(mode.isShadow() ? EventRecorder.none() : LeaderOnly.events(events, leadership))));
+                new ScaleEvents(mode.isShadow() ? EventRecorder.none() : LeaderOnly.events(operability.events(), leadership))));
         if (stallFile != null) {
             observers.add(new StallHook(stallFile)); // last: the others have seen the run before it blocks
         }
-        ProberRuntime runtime = ProberComponent.create(config, seed,
+        ProberRuntime runtime = ProberComponent.create(config, operability.seed(),
                 ProberTuning.defaults().withReadinessTimeout(readinessTimeout),
-                ProberObserver.all(observers.toArray(ProberObserver[]::new)), leadership, traffic,
-                new ShadowMode(mode, ShadowObserver.all(new LoggingShadowObserver(), new ShadowMetrics(registry, mode))))
-                .runtime();
-        holder[0] = runtime;
+                ProberObserver.all(observers.toArray(ProberObserver[]::new)), leadership, operability.traffic(),
+                new ShadowMode(mode, ShadowObserver.all(new LoggingShadowObserver(),
+                        new ShadowMetrics(operability.registry(), mode)))).runtime();
 
-        var health = new Health().addLiveness(loops);
-        if (elector != null) {
-            health.addLiveness(ElectionHealth.liveness(elector, clock));
-            health.addReadiness(ElectionHealth.readiness(elector, clock, runtime::isStartedAndSynced));
-        } else {
-            health.addReadiness(() -> runtime.isStartedAndSynced()
-                    ? HealthCheck.Result.ok("caches", "Machine and Cluster caches synced")
-                    : HealthCheck.Result.failing("caches", "Machine and Cluster caches not synced yet"));
-        }
-        var metrics = options.metricsAddress().map(address -> MetricsServer.start(registry, address,
-                Map.of("/probes", new ProbeStatusJson(board, clock::now))));
-        var healthServer = options.healthAddress().map(address -> HealthServer.start(health, address));
-
-        var stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("dwd prober: stop requested, shutting down");
-            health.markStopping();
-            LogLevels.quietInformersForShutdown();
-            runtime.close();
-            if (elector != null) {
-                elector.close(); // after the last write: releasing lets a standby take over at once
-            }
-            electorScheduler.close();
-            events.close();
-            metrics.ifPresent(MetricsServer::close);
-            healthServer.ifPresent(HealthServer::close);
-            processMetrics.close();
-            stopped.countDown();
-            LogLevels.shutdown();
-        }, "dwd-shutdown"));
-
-        if (elector != null) {
-            elector.start();
-        } else {
-            try {
-                runtime.start();
-            } catch (RuntimeException e) {
-                LOG.error("dwd prober could not start: {}", e.getMessage(), e);
-                return 1;
-            }
-        }
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
-    }
-
-    private static void startOrExit(ProberRuntime runtime) {
-        try {
-            runtime.start();
-        } catch (RuntimeException e) {
-            LOG.error("dwd prober could not start: {}", e.getMessage(), e);
-            exitAsync("start-up failed while leading; exiting with status 1");
-        }
-    }
-
-    /** Exits from a thread of its own: the shutdown hook must not wait for the thread that called exit. */
-    private static void exitAsync(String why) {
-        Thread.ofPlatform().name("dwd-exit").start(() -> {
-            LOG.error("dwd prober: {}", why);
-            System.exit(1);
-        });
+        operability.health().addLiveness(loops);
+        return operability.run(runtime,
+                () -> runtime.isStartedAndSynced()
+                        ? HealthCheck.Result.ok("caches", "Machine and Cluster caches synced")
+                        : HealthCheck.Result.failing("caches", "Machine and Cluster caches not synced yet"),
+                Map.of("/probes", new ProbeStatusJson(board, clock::now)));
     }
 
     /**
      * A shadow instance elects among shadow instances only: on the real lock it could take the lease
      * from the real dwd and leave the seed unprotected.
      */
-    static String lockName(DryRunMode mode) {
-        return mode.isShadow() ? LockNames.PROBER + "-dry-run" : LockNames.PROBER;
+    static String lockName(String lock, DryRunMode mode) {
+        return mode.isShadow() ? lock + "-dry-run" : lock;
     }
 }

@@ -1,24 +1,42 @@
 package dwd.bootstrap.cli;
 
-import dwd.adapters.metrics.MetricsServer;
-import dwd.adapters.metrics.ShadowMetrics;
-import dwd.application.port.out.ShadowObserver;
-import dwd.application.port.out.WeederObserver;
-import dwd.application.shadow.LoggingShadowObserver;
+import dwd.bootstrap.shadow.DryRunOption;
 import dwd.application.shadow.ShadowMode;
+import dwd.application.shadow.LoggingShadowObserver;
+import dwd.adapters.metrics.ShadowMetrics;
+import dwd.domain.dryrun.DryRunMode;
+import dwd.application.port.out.ShadowObserver;
+import dwd.application.port.out.EventRecorder;
 import dwd.application.weeder.LoggingWeederObserver;
+import dwd.adapters.k8s.leader.LeaderElectionTimings;
+import dwd.adapters.k8s.leader.LockNames;
+import dwd.adapters.metrics.WeederMetrics;
+import dwd.adapters.metrics.WeederStatusJson;
+import dwd.application.health.HealthCheck;
+import dwd.application.health.LoopProgress;
+import dwd.application.leader.LeaderOnly;
+import dwd.application.port.out.Clock;
+import dwd.application.port.out.WeederObserver;
+import dwd.application.weeder.PodDeletionEvents;
+import dwd.application.weeder.WeederProgress;
+import dwd.application.weeder.WeederStatusBoard;
 import dwd.bootstrap.config.ConfigFileException;
 import dwd.bootstrap.config.ConfigFiles;
 import dwd.bootstrap.logging.LogLevels;
+import dwd.bootstrap.logging.LogSetup;
+import dwd.bootstrap.run.RoleOperability;
 import dwd.bootstrap.run.WeederRuntime;
 import dwd.bootstrap.seed.SeedConnection;
-import dwd.bootstrap.shadow.DryRunOption;
+import dwd.bootstrap.wiring.LauncherComponent;
 import dwd.bootstrap.wiring.WeederComponent;
 import dwd.domain.config.WeederConfig;
-import dwd.domain.dryrun.DryRunMode;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import picocli.CommandLine.Command;
@@ -32,10 +50,17 @@ import picocli.CommandLine.Spec;
             "Restart pods stuck in CrashLoopBackOff when the service they depend on is ready again.",
             "Watches the EndpointSlices of the configured services (e.g. etcd-main-client); when one turns ready,",
             "deletes its crash-looping dependents for watchDuration. Runs until SIGTERM/SIGINT.",
-            "Exit status: 1 for a config or start-up error."})
+            "Exit status: 1 for a config or start-up error, or when leadership is lost (the orchestrator restarts it)."})
 public final class WeederCommand implements Callable<Integer> {
 
     private static final Logger LOG = LogManager.getLogger("dwd.weeder");
+    /** Events' reportingController: who wrote them. */
+    static final String REPORTING_CONTROLLER = "dependency-watchdog.gardener.cloud/weeder";
+    /**
+     * How long a weeder may outlive its window before {@code /healthz} fails. Its stop is a timer
+     * task that closes watches without waiting for anything, so a minute late means a stuck timer.
+     */
+    static final Duration WEEDER_STALL_TOLERANCE = Duration.ofMinutes(1);
 
     @Spec
     CommandSpec spec;
@@ -53,66 +78,72 @@ public final class WeederCommand implements Callable<Integer> {
         if (dryRun.isEmpty()) {
             return DryRunOption.INVALID;
         }
+        Level level;
+        LogSetup.Format format;
         try {
-            LogLevels.apply(LogLevels.parse(options.logLevel()));
+            level = LogLevels.parse(options.logLevel());
+            format = options.logFormat();
         } catch (IllegalArgumentException e) {
             err.println("dwd weeder: " + e.getMessage());
             return 1;
         }
+        LogSetup.apply(format);
+        LogLevels.apply(level);
         DryRunMode mode = dryRun.get();
         if (mode.isShadow()) {
             LOG.warn(DryRunOption.shadowModeNotice("dwd weeder", mode));
         }
         WeederConfig config;
         SeedConnection seed;
+        Optional<LeaderElectionTimings> election;
         try {
             config = new ConfigFiles(LOG::warn).weeder(options.configFile());
             seed = SeedConnection.resolve(options.kubeconfig(), System.getenv(), Path.of(System.getProperty("user.home")));
             options.metricsAddress();
             options.healthAddress();
+            election = options.leaderElection() ? Optional.of(options.leaderElectionTimings()) : Optional.empty();
         } catch (ConfigFileException | IllegalArgumentException e) {
             err.println("dwd weeder: " + e.getMessage());
             return 1;
         }
-        warnAboutCompatibilityFlags();
-        LOG.info("dwd weeder starting: config {}, seed from {}, services {}, watch duration {}, dry-run {}",
-                options.configFile(), seed.source(), config.servicesAndDependantSelectors().keySet(), config.watchDuration(),
-                mode.flagValue());
-
-        var registry = MetricsServer.newRegistry();
-        var shadow = new ShadowMode(mode, ShadowObserver.all(new LoggingShadowObserver(), new ShadowMetrics(registry, mode)));
-        WeederRuntime runtime = WeederComponent.create(config, seed, WeederObserver.all(new LoggingWeederObserver()), shadow)
-                .runtime();
-        var metrics = options.metricsAddress().map(address -> MetricsServer.start(registry, address));
-        var stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("dwd weeder: stop requested, shutting down");
-            LogLevels.quietInformersForShutdown();
-            runtime.close();
-            metrics.ifPresent(MetricsServer::close);
-            stopped.countDown();
-            LogLevels.shutdown();
-        }, "dwd-shutdown"));
-        try {
-            runtime.start();
-        } catch (RuntimeException e) {
-            LOG.error("dwd weeder could not start: {}", e.getMessage(), e);
-            return 1;
-        }
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
-    }
-
-    private void warnAboutCompatibilityFlags() {
         if (options.pprofRequested()) {
             LOG.warn("--pprof-bind-addr is accepted for compatibility but not supported: dwd serves no pprof endpoint");
         }
-        if (options.leaderElection()) {
-            LOG.warn("--enable-leader-election: leader election is not implemented yet; run a single replica");
-        }
+        LOG.info("dwd weeder starting: config {}, seed from {}, services {}, watch duration {}, dry-run {}",
+                options.configFile(), seed.source(), config.servicesAndDependantSelectors().keySet(), config.watchDuration(),
+                mode.flagValue());
+        return run(config, seed, election, mode);
+    }
+
+    private int run(WeederConfig config, SeedConnection plainSeed, Optional<LeaderElectionTimings> election,
+            DryRunMode mode) {
+        var operability = RoleOperability.prepare(new RoleOperability.Settings("weeder",
+                ProberCommand.lockName(LockNames.WEEDER, mode),
+                REPORTING_CONTROLLER, LauncherComponent.create().buildInfo().version(), election,
+                options.leaderElectionNamespace(), options.metricsAddress(), options.healthAddress(),
+                List.of("seed", "leader-election")), plainSeed);
+        Clock clock = operability.clock();
+
+        var board = new WeederStatusBoard(clock);
+        var weeders = new LoopProgress("weeders", clock, WEEDER_STALL_TOLERANCE);
+        WeederObserver observer = WeederObserver.all(
+                new LoggingWeederObserver(),
+                new WeederMetrics(operability.registry()),
+                board,
+                new WeederProgress(weeders),
+                // Events are writes too: none in shadow mode.
+                new PodDeletionEvents(mode.isShadow() ? EventRecorder.none()
+                        : LeaderOnly.events(operability.events(), operability.leadership())));
+        var shadow = new ShadowMode(mode, ShadowObserver.all(new LoggingShadowObserver(),
+                new ShadowMetrics(operability.registry(), mode)));
+        WeederRuntime runtime = WeederComponent.create(config, operability.seed(), observer, operability.leadership(),
+                shadow).runtime();
+
+        operability.health().addLiveness(weeders).addLiveness(runtime.informerLiveness(clock));
+        return operability.run(runtime,
+                () -> runtime.isStartedAndSynced()
+                        ? HealthCheck.Result.ok("caches", "EndpointSlice cache synced")
+                        : HealthCheck.Result.failing("caches", "EndpointSlice cache not synced yet"),
+                Map.of("/weeders", new WeederStatusJson(board, clock::now)));
     }
 }

@@ -13,7 +13,7 @@ import java.time.Duration;
  * The running prober: starts its parts in dependency order and stops them in reverse. Machines
  * are synced before the first Cluster event, so that no probe ever sees an empty Machine cache.
  */
-public final class ProberRuntime implements AutoCloseable {
+public final class ProberRuntime implements RoleRuntime {
 
     private static final System.Logger LOG = System.getLogger(ProberRuntime.class.getName());
     private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(2);
@@ -39,6 +39,7 @@ public final class ProberRuntime implements AutoCloseable {
     private volatile boolean started;
 
     /** Starts watching; returns once the Machine and Cluster caches are synced. */
+    @Override
     public void start() {
         started = true;
         machines.start();
@@ -49,6 +50,7 @@ public final class ProberRuntime implements AutoCloseable {
     }
 
     /** Whether it was started and its Machine and Cluster caches are synced (readiness). */
+    @Override
     public boolean isStartedAndSynced() {
         return started && machines.hasSynced() && clusterWatch.hasSynced();
     }

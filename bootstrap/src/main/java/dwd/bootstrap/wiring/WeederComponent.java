@@ -2,6 +2,7 @@ package dwd.bootstrap.wiring;
 
 import dagger.BindsInstance;
 import dagger.Component;
+import dwd.application.port.out.Leadership;
 import dwd.application.port.out.WeederObserver;
 import dwd.application.shadow.ShadowMode;
 import dwd.bootstrap.run.WeederRuntime;
@@ -17,18 +18,31 @@ public interface WeederComponent {
     WeederRuntime runtime();
 
     static WeederComponent create(WeederConfig config, SeedConnection seed, WeederObserver observer) {
-        return create(config, seed, observer, ShadowMode.off());
+        return create(config, seed, observer, Leadership.always(), ShadowMode.off());
     }
 
     /** @param shadow the {@code --dry-run} mode and who hears of its would-be actions */
     static WeederComponent create(WeederConfig config, SeedConnection seed, WeederObserver observer, ShadowMode shadow) {
-        return DaggerWeederComponent.factory().create(config, seed, observer, shadow);
+        return create(config, seed, observer, Leadership.always(), shadow);
+    }
+
+    /** @param leadership every pod deletion is fenced by it */
+    static WeederComponent create(WeederConfig config, SeedConnection seed, WeederObserver observer,
+            Leadership leadership) {
+        return create(config, seed, observer, leadership, ShadowMode.off());
+    }
+
+    /** Everything: leadership fences deletions, shadow mode decorates them. */
+    static WeederComponent create(WeederConfig config, SeedConnection seed, WeederObserver observer,
+            Leadership leadership, ShadowMode shadow) {
+        return DaggerWeederComponent.factory().create(config, seed, observer, leadership, shadow);
     }
 
     /** What the graph is built from. */
     @Component.Factory
     interface Factory {
         WeederComponent create(@BindsInstance WeederConfig config, @BindsInstance SeedConnection seed,
-                @BindsInstance WeederObserver observer, @BindsInstance ShadowMode shadow);
+                @BindsInstance WeederObserver observer, @BindsInstance Leadership leadership,
+                @BindsInstance ShadowMode shadow);
     }
 }

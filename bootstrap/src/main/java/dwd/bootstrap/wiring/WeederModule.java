@@ -5,6 +5,8 @@ import dagger.Provides;
 import dwd.adapters.k8s.weeder.EndpointSliceInformer;
 import dwd.adapters.k8s.weeder.KubernetesPodWatches;
 import dwd.adapters.k8s.weeder.KubernetesPods;
+import dwd.application.leader.LeaderOnly;
+import dwd.application.port.out.Leadership;
 import dwd.application.port.out.WeederObserver;
 import dwd.application.runtime.SystemScheduler;
 import dwd.application.shadow.ShadowMode;
@@ -48,9 +50,12 @@ public interface WeederModule {
     @Provides
     @Singleton
     static WeederSupervisor supervisor(WeederConfig config, SystemScheduler scheduler, KubernetesPodWatches watches,
-            KubernetesPods pods, WeederObserver observer, ShadowMode shadow) {
+            KubernetesPods pods, WeederObserver observer, Leadership leadership, ShadowMode shadow) {
+        // Shadow mode decorates the real adapter (server mode needs its dry-run deletes); only the leader deletes,
+        // even in shadow mode: a process that lost its lease stops at once, in running weeders too.
         ShadowMode.WeederPorts ports = shadow.weeder(watches, pods, observer);
-        return new WeederSupervisor(config, scheduler, ports.podWatches(), ports.pods(), ports.observer());
+        return new WeederSupervisor(config, scheduler, ports.podWatches(), LeaderOnly.pods(ports.pods(), leadership),
+                ports.observer());
     }
 
     @Provides

@@ -34,28 +34,28 @@ import okhttp3.Response;
  * all. Everything else is forwarded upstream through the given client (which holds the admin
  * credentials) and its answer streamed back chunk by chunk, so that watches work through it too.
  */
-final class FaultProxy implements AutoCloseable {
+public final class FaultProxy implements AutoCloseable {
 
     /** What the proxy does with one request. */
-    sealed interface Action permits Forward, Answer, Reset, NoAnswer { }
+    public sealed interface Action permits Forward, Answer, Reset, NoAnswer { }
 
     /** Pass the request on to the API server. */
-    record Forward() implements Action { }
+    public record Forward() implements Action { }
 
     /** Answer with this status, a Kubernetes {@code Status} body and these extra headers. */
-    record Answer(int status, Map<String, String> headers) implements Action { }
+    public record Answer(int status, Map<String, String> headers) implements Action { }
 
     /** Read the request, then reset the connection (TCP RST) without a byte of answer. */
-    record Reset() implements Action { }
+    public record Reset() implements Action { }
 
     /** Read the request and never answer; the connection stays open until the client gives up. */
-    record NoAnswer() implements Action { }
+    public record NoAnswer() implements Action { }
 
-    static final Action FORWARD = new Forward();
+    public static final Action FORWARD = new Forward();
 
     /** Decides per request, from its method and its path with query. */
     @FunctionalInterface
-    interface Rules {
+    public interface Rules {
         Action decide(String method, String pathAndQuery);
     }
 
@@ -76,7 +76,7 @@ final class FaultProxy implements AutoCloseable {
      * @param upstream     a client for the API server with its credentials; its read timeout should be 0 (watches)
      * @param upstreamBase the API server's base URL, e.g. {@code https://127.0.0.1:6443}
      */
-    FaultProxy(OkHttpClient upstream, String upstreamBase) throws IOException {
+    public FaultProxy(OkHttpClient upstream, String upstreamBase) throws IOException {
         this.upstream = upstream;
         this.upstreamBase = upstreamBase.replaceAll("/+$", "");
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -88,7 +88,7 @@ final class FaultProxy implements AutoCloseable {
     }
 
     /** A kubeconfig that reaches the API server through this proxy (the proxy adds the credentials). */
-    String kubeconfig() {
+    public String kubeconfig() {
         return kubeconfigFor(url());
     }
 
@@ -114,7 +114,7 @@ final class FaultProxy implements AutoCloseable {
     }
 
     /** From now on, requests are handled as {@code rules} decide. */
-    void rules(Rules rules) {
+    public void rules(Rules rules) {
         this.rules = rules;
     }
 

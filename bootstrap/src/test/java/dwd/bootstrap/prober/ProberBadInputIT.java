@@ -153,7 +153,8 @@ class ProberBadInputIT {
         log = dir.resolve("prober.log");
         prober = new ProcessBuilder(REPOSITORY.resolve("dwd").toString(), "prober",
                 "--config-file", config.toString(), "--kubeconfig", kubeconfig.toString(),
-                "--metrics-bind-addr=0", "--health-bind-addr=0", "--zap-log-level=debug", "--log-format=text")
+                "--metrics-bind-addr=0", "--health-bind-addr=0", "--zap-log-level=debug",
+                "--log-format=text") // LogLine reads the text layout
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 

@@ -5,12 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A parsed scrape in the Prometheus text format: every sample with its labels. */
-record PrometheusText(List<Sample> samples) {
+/** A parsed scrape in the Prometheus text format: every sample with its labels (the weeder's ITs read it too). */
+public record PrometheusText(List<Sample> samples) {
 
-    record Sample(String name, Map<String, String> labels, double value) { }
+    public record Sample(String name, Map<String, String> labels, double value) { }
 
-    static PrometheusText parse(String text) {
+    public static PrometheusText parse(String text) {
         var samples = new ArrayList<Sample>();
         for (String line : text.split("\n")) {
             if (line.isBlank() || line.startsWith("#")) {
@@ -52,7 +52,7 @@ record PrometheusText(List<Sample> samples) {
     }
 
     /** The samples named {@code name} whose labels include all of {@code labels}. */
-    List<Sample> find(String name, Map<String, String> labels) {
+    public List<Sample> find(String name, Map<String, String> labels) {
         return samples.stream()
                 .filter(sample -> sample.name().equals(name))
                 .filter(sample -> sample.labels().entrySet().containsAll(labels.entrySet()))
@@ -60,11 +60,11 @@ record PrometheusText(List<Sample> samples) {
     }
 
     /** The sum of {@link #find}'s values (0 when none match). */
-    double sum(String name, Map<String, String> labels) {
+    public double sum(String name, Map<String, String> labels) {
         return find(name, labels).stream().mapToDouble(Sample::value).sum();
     }
 
-    boolean has(String name) {
+    public boolean has(String name) {
         return samples.stream().anyMatch(sample -> sample.name().equals(name));
     }
 }

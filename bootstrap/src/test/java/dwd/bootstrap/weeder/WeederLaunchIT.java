@@ -108,7 +108,7 @@ class WeederLaunchIT {
         okhttp3.Call call() throws ApiException;
     }
 
-    private static void patch(ApiClient client, CallFactory call) throws ApiException {
+    static void patch(ApiClient client, CallFactory call) throws ApiException {
         PatchUtils.patch(Object.class, call::call, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
     }
 }

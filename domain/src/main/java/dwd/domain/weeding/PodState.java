@@ -2,6 +2,7 @@ package dwd.domain.weeding;
 
 import dwd.domain.internal.NullSafe;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A dependent pod the weeder may delete.
@@ -12,9 +13,11 @@ import java.util.List;
  * @param beingDeleted   {@code metadata.deletionTimestamp} is set
  * @param containers     {@code status.containerStatuses}
  * @param initContainers {@code status.initContainerStatuses}
+ * @param controller     the owner reference marked {@code controller: true}; empty for a bare pod
  */
 public record PodState(String namespace, String name, String uid, boolean beingDeleted,
-                       List<ContainerState> containers, List<ContainerState> initContainers) {
+                       List<ContainerState> containers, List<ContainerState> initContainers,
+                       Optional<PodOwner> controller) {
 
     public PodState {
         namespace = NullSafe.text(namespace);
@@ -22,5 +25,12 @@ public record PodState(String namespace, String name, String uid, boolean beingD
         uid = NullSafe.text(uid);
         containers = NullSafe.list(containers);
         initContainers = NullSafe.list(initContainers);
+        controller = NullSafe.optional(controller);
+    }
+
+    /** A pod without a controller. */
+    public PodState(String namespace, String name, String uid, boolean beingDeleted,
+            List<ContainerState> containers, List<ContainerState> initContainers) {
+        this(namespace, name, uid, beingDeleted, containers, initContainers, Optional.empty());
     }
 }

@@ -5,15 +5,19 @@ import dwd.domain.selector.Requirement;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.informer.cache.ReflectorRunnable;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.DiscoveryV1Api;
 import io.kubernetes.client.openapi.models.V1EndpointSlice;
 import io.kubernetes.client.openapi.models.V1EndpointSliceList;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,12 +36,21 @@ public final class EndpointSliceInformer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(EndpointSliceInformer.class.getName());
 
+    /**
+     * The longest a healthy informer goes without a new list or watch request: client-java's reflector
+     * asks the server to end each watch after a random 1–2 × {@code REFLECTOR_WATCH_CLIENTSIDE_TIMEOUT}
+     * (5–10 min) and then watches again; after a failure it lists again within a second.
+     */
+    public static final Duration LONGEST_WATCH = ReflectorRunnable.REFLECTOR_WATCH_CLIENTSIDE_TIMEOUT.multipliedBy(2);
+
     private final Set<String> serviceNames;
     private final ServiceEvents events;
     private final SharedInformerFactory factory;
     private final SharedIndexInformer<V1EndpointSlice> informer;
     /** The last list/watch failure reported, so that the reflector's retry every second is logged once, not forever. */
     private final AtomicReference<String> lastFailure = new AtomicReference<>();
+    /** When the reflector last started a list or a watch: its heartbeat, for liveness. */
+    private volatile Instant lastListOrWatch;
 
     /**
      * @param watchClient  a client with read timeout 0 (the informer factory insists on it)
@@ -51,12 +64,15 @@ public final class EndpointSliceInformer implements AutoCloseable {
         var discovery = new DiscoveryV1Api(watchClient);
         this.factory = new SharedInformerFactory(watchClient);
         this.informer = factory.sharedIndexInformerFor(
-                params -> discovery.listEndpointSliceForAllNamespaces()
-                        .labelSelector(labelSelector)
-                        .resourceVersion(params.resourceVersion)
-                        .timeoutSeconds(params.timeoutSeconds)
-                        .watch(params.watch)
-                        .buildCall(null),
+                params -> {
+                    lastListOrWatch = Instant.now();
+                    return discovery.listEndpointSliceForAllNamespaces()
+                            .labelSelector(labelSelector)
+                            .resourceVersion(params.resourceVersion)
+                            .timeoutSeconds(params.timeoutSeconds)
+                            .watch(params.watch)
+                            .buildCall(null);
+                },
                 V1EndpointSlice.class, V1EndpointSliceList.class, 0L, this::listOrWatchFailed);
         informer.addEventHandler(new Forwarder());
     }
@@ -69,6 +85,15 @@ public final class EndpointSliceInformer implements AutoCloseable {
     /** Whether the initial list has been delivered. */
     public boolean hasSynced() {
         return informer.hasSynced();
+    }
+
+    /**
+     * When the informer last started a list or a watch request; empty before the first. A watch
+     * blocked on a dead connection (the client's read timeout is 0) shows as no request for longer
+     * than {@link #LONGEST_WATCH}.
+     */
+    public Optional<Instant> lastListOrWatch() {
+        return Optional.ofNullable(lastListOrWatch);
     }
 
     /** Stops the informer and its threads. */

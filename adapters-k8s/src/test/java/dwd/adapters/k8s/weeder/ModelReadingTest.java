@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dwd.domain.weeding.ContainerState;
 import dwd.domain.weeding.CrashLoop;
 import dwd.domain.weeding.Endpoint;
+import dwd.domain.weeding.PodOwner;
 import dwd.domain.weeding.ServiceReadiness;
 import io.kubernetes.client.openapi.models.V1ContainerState;
 import io.kubernetes.client.openapi.models.V1ContainerStateWaiting;
@@ -14,6 +15,7 @@ import io.kubernetes.client.openapi.models.V1Endpoint;
 import io.kubernetes.client.openapi.models.V1EndpointConditions;
 import io.kubernetes.client.openapi.models.V1EndpointSlice;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodStatus;
 import java.time.OffsetDateTime;
@@ -42,6 +44,20 @@ class ModelReadingTest {
         assertThat(state.containers()).containsExactly(new ContainerState("main", Optional.of("CrashLoopBackOff")));
         assertThat(state.initContainers()).containsExactly(new ContainerState("init", Optional.empty()));
         assertThat(CrashLoop.isCrashLooping(state)).isTrue();
+    }
+
+    @Test
+    void thePodsControllerIsTheOwnerMarkedControllerAndABarePodHasNone() {
+        var owned = new V1Pod().metadata(new V1ObjectMeta().name("kube-apiserver-abc").ownerReferences(List.of(
+                new V1OwnerReference().apiVersion("v1").kind("ConfigMap").name("not-a-controller").uid("u1"),
+                new V1OwnerReference().apiVersion("apps/v1").kind("ReplicaSet").name("kube-apiserver-7d").uid("u2")
+                        .controller(true))));
+        var withoutController = new V1Pod().metadata(new V1ObjectMeta().name("p").ownerReferences(List.of(
+                new V1OwnerReference().apiVersion("v1").kind("ConfigMap").name("c").uid("u1").controller(false))));
+
+        assertThat(PodStates.of(owned).controller()).contains(new PodOwner("apps/v1", "ReplicaSet", "kube-apiserver-7d"));
+        assertThat(PodStates.of(withoutController).controller()).isEmpty();
+        assertThat(PodStates.of(new V1Pod().metadata(new V1ObjectMeta().name("bare"))).controller()).isEmpty();
     }
 
     @Test

@@ -1,0 +1,227 @@
+package dwd.bootstrap.run;
+
+import dwd.adapters.k8s.RequestMetering;
+import dwd.adapters.k8s.events.KubernetesEventRecorder;
+import dwd.adapters.k8s.leader.KubernetesLeaseStore;
+import dwd.adapters.k8s.leader.LeaderElectionTimings;
+import dwd.adapters.k8s.leader.LeaderElector;
+import dwd.adapters.metrics.ApiRequestMetrics;
+import dwd.adapters.metrics.HealthServer;
+import dwd.adapters.metrics.MetricsServer;
+import dwd.adapters.metrics.ProcessMetrics;
+import dwd.application.health.Health;
+import dwd.application.health.HealthCheck;
+import dwd.application.port.out.Clock;
+import dwd.application.port.out.EventRecorder;
+import dwd.application.port.out.Leadership;
+import dwd.application.runtime.SystemScheduler;
+import dwd.bootstrap.logging.LogLevels;
+import dwd.bootstrap.seed.SeedConnection;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * What every role runs around its work, the same for the prober and the weeder: identity and user
+ * agent, the metrics registry with JVM, process, API-request, leader and event series, leader
+ * election on the role's Lease, Kubernetes Events, {@code /healthz} and {@code /readyz},
+ * {@code /metrics} with the role's status page, and the shutdown hook.
+ *
+ * <p>Use: {@link #prepare}, build the role's observers and runtime from {@link #seed()},
+ * {@link #registry()}, {@link #leadership()} and {@link #events()}, add its liveness checks to
+ * {@link #health()}, then {@link #run} until the process stops. The runtime is started only while
+ * leading (at once without leader election); losing leadership exits with status 1.
+ */
+public final class RoleOperability {
+
+    /** Recorded events waiting to be written at most; more are dropped. */
+    private static final int EVENT_QUEUE = 512;
+
+    /**
+     * @param role                {@code prober} or {@code weeder}: logger {@code dwd.<role>}, user agent, messages
+     * @param lockName            the Lease's name
+     * @param reportingController the Events' reportingController
+     * @param version             dwd's version, for the user agent
+     * @param election            the election's timings; empty without leader election
+     * @param leaseNamespace      where the Lease lives
+     * @param metricsAddress      where {@code /metrics} and the status page are served; empty: not served
+     * @param healthAddress       where {@code /healthz} and {@code /readyz} are served; empty: not served
+     * @param apiTargets          the targets of {@code dwd_api_requests_total} (their throttled series start at 0)
+     */
+    public record Settings(String role, String lockName, String reportingController, String version,
+                           Optional<LeaderElectionTimings> election, String leaseNamespace,
+                           Optional<InetSocketAddress> metricsAddress, Optional<InetSocketAddress> healthAddress,
+                           List<String> apiTargets) {
+        public Settings {
+            Objects.requireNonNull(role, "role");
+            apiTargets = List.copyOf(apiTargets);
+        }
+    }
+
+    private final Settings settings;
+    private final Logger log;
+    private final Clock clock = Clock.system();
+    private final PrometheusMeterRegistry registry = MetricsServer.newRegistry();
+    private final ProcessMetrics processMetrics;
+    private final ApiRequestMetrics traffic;
+    private final SeedConnection seed;
+    private final SystemScheduler electorScheduler = new SystemScheduler();
+    private final LeaderElector elector;
+    private final Leadership leadership;
+    private final KubernetesEventRecorder events;
+    private final Health health = new Health();
+    private volatile RoleRuntime runtime;
+
+    private RoleOperability(Settings settings, SeedConnection plainSeed, ProcessIdentity identity) {
+        this.settings = settings;
+        this.log = LogManager.getLogger("dwd." + settings.role());
+        this.processMetrics = new ProcessMetrics(registry);
+        this.traffic = new ApiRequestMetrics(registry, settings.apiTargets().toArray(String[]::new));
+        String userAgent = "dwd/" + settings.version() + " (" + settings.role() + "; " + identity.identity() + ")";
+        this.seed = plainSeed.decorated(client -> {
+            client.setUserAgent(userAgent);
+            return RequestMetering.as("seed", traffic).apply(client);
+        });
+        this.elector = settings.election().map(timings -> new LeaderElector(
+                new KubernetesLeaseStore(plainSeed.decorated(client -> {
+                    client.setUserAgent(userAgent);
+                    return RequestMetering.as("leader-election", traffic).apply(client);
+                }), settings.leaseNamespace(), settings.lockName(), timings.callTimeout()),
+                identity.identity(), timings, electorScheduler, new LeaderElector.Listener() {
+                    @Override
+                    public void startedLeading() {
+                        Thread.ofPlatform().name("dwd-start").start(() -> startOrExit());
+                    }
+
+                    @Override
+                    public void stoppedLeading() {
+                        exitAsync("leadership lost; exiting with status 1 so that the orchestrator restarts dwd");
+                    }
+                }, new SplittableRandom())).orElse(null);
+        this.leadership = elector == null ? Leadership.always() : elector;
+        ProcessMetrics.leaderStatus(registry, settings.lockName(), leadership::isLeading);
+        this.events = new KubernetesEventRecorder(seed, settings.reportingController(),
+                KubernetesEventRecorder.instanceName(identity.host()), EVENT_QUEUE);
+        ProcessMetrics.eventCounts(registry, events, KubernetesEventRecorder::written, KubernetesEventRecorder::failed,
+                KubernetesEventRecorder::dropped);
+    }
+
+    /** Sets up everything but the role's work; nothing runs or listens yet (the event writer waits for events). */
+    public static RoleOperability prepare(Settings settings, SeedConnection plainSeed) {
+        return new RoleOperability(settings, plainSeed, ProcessIdentity.of(System.getenv()));
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** Told about every request: for the role's own clients (e.g. the prober's shoot clients). */
+    public ApiRequestMetrics traffic() {
+        return traffic;
+    }
+
+    /** The seed with this process's user agent, and its requests metered as {@code seed}. */
+    public SeedConnection seed() {
+        return seed;
+    }
+
+    /** Whether this process may write now; fence every write with it. */
+    public Leadership leadership() {
+        return leadership;
+    }
+
+    /** The Event writer; the role fences it with {@code LeaderOnly.events(events(), leadership())}. */
+    public EventRecorder events() {
+        return events;
+    }
+
+    /** The health checks; the role adds its liveness checks before {@link #run}. */
+    public Health health() {
+        return health;
+    }
+
+    /**
+     * Serves the endpoints, competes for the Lease (or starts {@code work} at once without election)
+     * and returns when the process is asked to stop: 0, or 1 when {@code work} could not start
+     * without election. With election, {@code work} starts when leading; a failed start, or losing
+     * leadership, exits the process with status 1.
+     *
+     * @param readinessWithoutElection {@code /readyz}'s check without leader election (caches synced)
+     * @param statusPages              the role's JSON pages on the metrics address, by path
+     */
+    public int run(RoleRuntime work, HealthCheck readinessWithoutElection, Map<String, Supplier<String>> statusPages) {
+        this.runtime = work;
+        if (elector != null) {
+            health.addLiveness(ElectionHealth.liveness(elector, clock));
+            health.addReadiness(ElectionHealth.readiness(elector, clock, work::isStartedAndSynced));
+        } else {
+            health.addReadiness(readinessWithoutElection);
+        }
+        var metrics = settings.metricsAddress().map(address -> MetricsServer.start(registry, address, statusPages));
+        var healthServer = settings.healthAddress().map(address -> HealthServer.start(health, address));
+
+        var stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("dwd {}: stop requested, shutting down", settings.role());
+            health.markStopping();
+            LogLevels.quietInformersForShutdown();
+            work.close();
+            if (elector != null) {
+                elector.close(); // after the last write: releasing lets a standby take over at once
+            }
+            electorScheduler.close();
+            events.close();
+            metrics.ifPresent(MetricsServer::close);
+            healthServer.ifPresent(HealthServer::close);
+            processMetrics.close();
+            stopped.countDown();
+            LogLevels.shutdown();
+        }, "dwd-shutdown"));
+
+        if (elector != null) {
+            elector.start();
+        } else {
+            try {
+                work.start();
+            } catch (RuntimeException e) {
+                log.error("dwd {} could not start: {}", settings.role(), e.getMessage(), e);
+                return 1;
+            }
+        }
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    private void startOrExit() {
+        try {
+            runtime.start();
+        } catch (RuntimeException e) {
+            log.error("dwd {} could not start: {}", settings.role(), e.getMessage(), e);
+            exitAsync("start-up failed while leading; exiting with status 1");
+        }
+    }
+
+    /** Exits from a thread of its own: the shutdown hook must not wait for the thread that called exit. */
+    private void exitAsync(String why) {
+        Thread.ofPlatform().name("dwd-exit").start(() -> {
+            log.error("dwd {}: {}", settings.role(), why);
+            System.exit(1);
+        });
+    }
+}

@@ -1,0 +1,44 @@
+package dwd.bootstrap.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dwd.application.health.HealthCheck;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class InformerLivenessTest {
+
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    static final Duration ALLOWED = Duration.ofMinutes(11);
+
+    private final AtomicReference<Instant> now = new AtomicReference<>(T0);
+    private final AtomicReference<Instant> started = new AtomicReference<>();
+    private final AtomicReference<Instant> lastRequest = new AtomicReference<>();
+    private final HealthCheck check = InformerLiveness.of("endpointslice-informer", now::get, started::get,
+            () -> Optional.ofNullable(lastRequest.get()), ALLOWED);
+
+    @Test
+    void aStandbyRunsNoInformerAndIsAlive() {
+        now.set(T0.plus(Duration.ofHours(5)));
+        assertThat(check.check()).isEqualTo(HealthCheck.Result.ok("endpointslice-informer", "not started (standby)"));
+    }
+
+    @Test
+    void aliveWhileRequestsKeepComingAndStalledWhenNoneCameForLongerThanAllowed() {
+        started.set(T0);
+        now.set(T0.plus(ALLOWED));
+        assertThat(check.check().healthy()).as("no request yet, but just started").isTrue();
+        now.set(T0.plus(ALLOWED).plusSeconds(1));
+        assertThat(check.check().healthy()).isFalse();
+
+        lastRequest.set(T0.plus(Duration.ofMinutes(10)));
+        assertThat(check.check().healthy()).isTrue();
+        assertThat(check.check().detail()).isEqualTo("last list or watch started at 2026-01-01T00:10:00Z");
+        now.set(T0.plus(Duration.ofMinutes(21)).plusSeconds(1));
+        assertThat(check.check()).isEqualTo(HealthCheck.Result.failing("endpointslice-informer",
+                "no list or watch started since 2026-01-01T00:10:00Z (a healthy informer starts one at least every 11m)"));
+    }
+}
