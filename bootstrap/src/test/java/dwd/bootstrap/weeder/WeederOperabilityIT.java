@@ -158,10 +158,10 @@ class WeederOperabilityIT {
                 .map(line -> JsonParser.parseString(line).getAsJsonObject()).toList();
         assertThat(lines).isNotEmpty().allSatisfy(line -> assertThat(line.keySet()).contains("time", "level", "logger", "message"));
         assertThat(lines).anySatisfy(line -> {
-            assertThat(line.get("message").getAsString()).contains("deleting pod " + POD);
+            assertThat(line.get("message").getAsString()).contains("deleted pod " + POD);
             assertThat(line.get("shootNamespace").getAsString()).isEqualTo(namespace);
         });
-        assertThat(standby.log()).doesNotContain("deleting pod").doesNotContain("weeder running");
+        assertThat(standby.log()).doesNotContain("deleted pod").doesNotContain("deleting pod").doesNotContain("weeder running");
 
         // The leader stops and releases the Lease: the standby takes over at its next look.
         assertThat(leader.terminate()).as("exit status after SIGTERM").isEqualTo(143);
