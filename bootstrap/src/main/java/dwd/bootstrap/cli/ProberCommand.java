@@ -22,10 +22,7 @@ import dwd.application.prober.ProbeProgress;
 import dwd.application.prober.ProbeStatusBoard;
 import dwd.application.prober.ProberTuning;
 import dwd.application.prober.ScaleEvents;
-import dwd.bootstrap.config.ConfigFileException;
 import dwd.bootstrap.config.ConfigFiles;
-import dwd.bootstrap.logging.LogLevels;
-import dwd.bootstrap.logging.LogSetup;
 import dwd.bootstrap.run.ProberRuntime;
 import dwd.bootstrap.run.RoleOperability;
 import dwd.bootstrap.run.StallHook;
@@ -41,7 +38,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import picocli.CommandLine.Command;
@@ -87,52 +83,25 @@ public final class ProberCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        var err = spec.commandLine().getErr();
-        var dryRun = dryRunOption.resolve("dwd prober", err);
-        if (dryRun.isEmpty()) {
-            return DryRunOption.INVALID;
-        }
-        Level level;
-        LogSetup.Format format;
+        RoleStart.Started<ProberConfig> started;
         try {
-            level = LogLevels.parse(options.logLevel());
-            format = options.logFormat();
-        } catch (IllegalArgumentException e) {
-            err.println("dwd prober: " + e.getMessage());
-            return 1;
+            started = RoleStart.begin("dwd prober", options, dryRunOption, spec.commandLine().getErr(), LOG, ConfigFiles::prober);
+        } catch (RoleStart.Exit exit) {
+            return exit.status();
         }
-        LogSetup.apply(format);
-        LogLevels.apply(level);
-        DryRunMode mode = dryRun.get();
-        if (mode.isShadow()) {
-            LOG.warn(DryRunOption.shadowModeNotice("dwd prober", mode));
-        }
-        ProberConfig config;
-        SeedConnection seed;
-        Optional<LeaderElectionTimings> election;
-        try {
-            config = new ConfigFiles(LOG::warn).prober(options.configFile());
-            seed = SeedConnection.resolve(options.kubeconfig(), System.getenv(), Path.of(System.getProperty("user.home")));
-            options.metricsAddress();
-            options.healthAddress();
-            election = options.leaderElection() ? Optional.of(options.leaderElectionTimings()) : Optional.empty();
-        } catch (ConfigFileException | IllegalArgumentException e) {
-            err.println("dwd prober: " + e.getMessage());
-            return 1;
-        }
-        if (options.pprofRequested()) {
-            LOG.warn("--pprof-bind-addr is accepted for compatibility but not supported: dwd serves no pprof endpoint");
-        }
+        ProberConfig config = started.config();
+        SeedConnection seed = started.seed();
+        DryRunMode mode = started.mode();
         LOG.info("dwd prober starting: config {}, seed from {}, {} dependents, probe interval {}, lease failure fraction {},"
                 + " dry-run {}", options.configFile(), seed.source(), config.dependentResourceInfos().size(),
                 config.probeInterval(), config.nodeLeaseFailureFraction(), mode.flagValue());
-        return run(config, seed, election, mode);
+        return run(config, seed, started.election(), mode);
     }
 
     private int run(ProberConfig config, SeedConnection plainSeed, Optional<LeaderElectionTimings> election,
             DryRunMode mode) {
         BuildInfo build = LauncherComponent.create().buildInfo();
-        var operability = RoleOperability.prepare(new RoleOperability.Settings("prober", lockName(LockNames.PROBER, mode),
+        var operability = RoleOperability.prepare(new RoleOperability.Settings("prober", RoleStart.lockName(LockNames.PROBER, mode),
                 REPORTING_CONTROLLER, build.version(), election, options.leaderElectionNamespace(),
                 options.metricsAddress(), options.healthAddress(), List.of("seed", "shoot", "leader-election")), plainSeed);
         Clock clock = operability.clock();
@@ -166,11 +135,4 @@ public final class ProberCommand implements Callable<Integer> {
                 Map.of("/probes", new ProbeStatusJson(board, clock::now)));
     }
 
-    /**
-     * A shadow instance elects among shadow instances only: on the real lock it could take the lease
-     * from the real dwd and leave the seed unprotected.
-     */
-    static String lockName(String lock, DryRunMode mode) {
-        return mode.isShadow() ? lock + "-dry-run" : lock;
-    }
 }

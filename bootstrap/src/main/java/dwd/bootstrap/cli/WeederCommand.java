@@ -20,23 +20,18 @@ import dwd.application.port.out.WeederObserver;
 import dwd.application.weeder.PodDeletionEvents;
 import dwd.application.weeder.WeederProgress;
 import dwd.application.weeder.WeederStatusBoard;
-import dwd.bootstrap.config.ConfigFileException;
 import dwd.bootstrap.config.ConfigFiles;
-import dwd.bootstrap.logging.LogLevels;
-import dwd.bootstrap.logging.LogSetup;
 import dwd.bootstrap.run.RoleOperability;
 import dwd.bootstrap.run.WeederRuntime;
 import dwd.bootstrap.seed.SeedConnection;
 import dwd.bootstrap.wiring.LauncherComponent;
 import dwd.bootstrap.wiring.WeederComponent;
 import dwd.domain.config.WeederConfig;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import picocli.CommandLine.Command;
@@ -73,52 +68,25 @@ public final class WeederCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        var err = spec.commandLine().getErr();
-        var dryRun = dryRunOption.resolve("dwd weeder", err);
-        if (dryRun.isEmpty()) {
-            return DryRunOption.INVALID;
-        }
-        Level level;
-        LogSetup.Format format;
+        RoleStart.Started<WeederConfig> started;
         try {
-            level = LogLevels.parse(options.logLevel());
-            format = options.logFormat();
-        } catch (IllegalArgumentException e) {
-            err.println("dwd weeder: " + e.getMessage());
-            return 1;
+            started = RoleStart.begin("dwd weeder", options, dryRunOption, spec.commandLine().getErr(), LOG, ConfigFiles::weeder);
+        } catch (RoleStart.Exit exit) {
+            return exit.status();
         }
-        LogSetup.apply(format);
-        LogLevels.apply(level);
-        DryRunMode mode = dryRun.get();
-        if (mode.isShadow()) {
-            LOG.warn(DryRunOption.shadowModeNotice("dwd weeder", mode));
-        }
-        WeederConfig config;
-        SeedConnection seed;
-        Optional<LeaderElectionTimings> election;
-        try {
-            config = new ConfigFiles(LOG::warn).weeder(options.configFile());
-            seed = SeedConnection.resolve(options.kubeconfig(), System.getenv(), Path.of(System.getProperty("user.home")));
-            options.metricsAddress();
-            options.healthAddress();
-            election = options.leaderElection() ? Optional.of(options.leaderElectionTimings()) : Optional.empty();
-        } catch (ConfigFileException | IllegalArgumentException e) {
-            err.println("dwd weeder: " + e.getMessage());
-            return 1;
-        }
-        if (options.pprofRequested()) {
-            LOG.warn("--pprof-bind-addr is accepted for compatibility but not supported: dwd serves no pprof endpoint");
-        }
+        WeederConfig config = started.config();
+        SeedConnection seed = started.seed();
+        DryRunMode mode = started.mode();
         LOG.info("dwd weeder starting: config {}, seed from {}, services {}, watch duration {}, dry-run {}",
                 options.configFile(), seed.source(), config.servicesAndDependantSelectors().keySet(), config.watchDuration(),
                 mode.flagValue());
-        return run(config, seed, election, mode);
+        return run(config, seed, started.election(), mode);
     }
 
     private int run(WeederConfig config, SeedConnection plainSeed, Optional<LeaderElectionTimings> election,
             DryRunMode mode) {
         var operability = RoleOperability.prepare(new RoleOperability.Settings("weeder",
-                ProberCommand.lockName(LockNames.WEEDER, mode),
+                RoleStart.lockName(LockNames.WEEDER, mode),
                 REPORTING_CONTROLLER, LauncherComponent.create().buildInfo().version(), election,
                 options.leaderElectionNamespace(), options.metricsAddress(), options.healthAddress(),
                 List.of("seed", "leader-election")), plainSeed);
