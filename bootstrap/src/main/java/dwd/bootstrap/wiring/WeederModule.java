@@ -15,14 +15,19 @@ import dwd.bootstrap.seed.SeedConnection;
 import dwd.domain.config.WeederConfig;
 import dwd.domain.dryrun.DryRunMode;
 import io.kubernetes.client.openapi.ApiClient;
+import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 
-/** The weeder's object graph. Watches get their own client with read timeout 0; deletions one with timeouts. */
+/**
+ * The weeder's object graph. The EndpointSlice informer and the pod watches share one client with
+ * read timeout 0; deletions have a client with timeouts that shares its connections.
+ */
 @Module
 public interface WeederModule {
 
     Duration DELETE_TIMEOUT = Duration.ofSeconds(30);
+    String WATCHES = "weeder-watches";
 
     @Provides
     @Singleton
@@ -30,19 +35,36 @@ public interface WeederModule {
         return new SystemScheduler();
     }
 
+    /**
+     * The client of every watch: the informer's keeps its connection open for good, so the pod
+     * watches and deletions a weeder starts, often hours later, find it there (HTTP/2 carries them
+     * all on it) instead of each opening and TLS-handshaking a connection of its own first.
+     */
     @Provides
     @Singleton
-    static KubernetesPodWatches podWatches(SeedConnection seed) {
-        return new KubernetesPodWatches(watchClient(seed));
+    @Named(WATCHES)
+    static ApiClient watchClient(SeedConnection seed) {
+        ApiClient client = seed.newClient();
+        client.setReadTimeout(0);
+        return client;
     }
 
     @Provides
     @Singleton
-    static KubernetesPods pods(SeedConnection seed, ShadowMode shadow) {
+    static KubernetesPodWatches podWatches(@Named(WATCHES) ApiClient watchClient) {
+        return new KubernetesPodWatches(watchClient);
+    }
+
+    @Provides
+    @Singleton
+    static KubernetesPods pods(SeedConnection seed, @Named(WATCHES) ApiClient watchClient, ShadowMode shadow) {
         ApiClient client = seed.newClient();
-        client.setConnectTimeout((int) DELETE_TIMEOUT.toMillis());
-        client.setReadTimeout((int) DELETE_TIMEOUT.toMillis());
-        client.setWriteTimeout((int) DELETE_TIMEOUT.toMillis());
+        // The watch client's OkHttp client (so its connections), with bounded timeouts.
+        client.setHttpClient(watchClient.getHttpClient().newBuilder()
+                .connectTimeout(DELETE_TIMEOUT)
+                .readTimeout(DELETE_TIMEOUT)
+                .writeTimeout(DELETE_TIMEOUT)
+                .build());
         // Server-side shadow mode: every deletion with dryRun=All (and its UID precondition).
         return shadow.dryRun() == DryRunMode.SERVER ? KubernetesPods.serverDryRun(client) : new KubernetesPods(client);
     }
@@ -60,13 +82,8 @@ public interface WeederModule {
 
     @Provides
     @Singleton
-    static EndpointSliceInformer informer(SeedConnection seed, WeederConfig config, WeederSupervisor supervisor) {
-        return new EndpointSliceInformer(watchClient(seed), config.servicesAndDependantSelectors().keySet(), supervisor);
-    }
-
-    private static ApiClient watchClient(SeedConnection seed) {
-        ApiClient client = seed.newClient();
-        client.setReadTimeout(0);
-        return client;
+    static EndpointSliceInformer informer(@Named(WATCHES) ApiClient watchClient, WeederConfig config,
+            WeederSupervisor supervisor) {
+        return new EndpointSliceInformer(watchClient, config.servicesAndDependantSelectors().keySet(), supervisor);
     }
 }

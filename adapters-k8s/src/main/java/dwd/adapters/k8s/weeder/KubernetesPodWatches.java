@@ -49,6 +49,7 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
         this.client = watchClient;
         this.initialBackoff = initialBackoff;
         this.maxBackoff = maxBackoff;
+        PodWatchLoop.prepare(watchClient);
     }
 
     @Override

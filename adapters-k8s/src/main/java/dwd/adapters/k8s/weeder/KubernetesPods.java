@@ -14,6 +14,7 @@ import java.util.List;
  */
 public final class KubernetesPods implements Pods {
 
+    private static final System.Logger LOG = System.getLogger(KubernetesPods.class.getName());
     private static final String DRY_RUN_ALL = "All";
 
     private final ApiClient client;
@@ -31,6 +32,28 @@ public final class KubernetesPods implements Pods {
         this.client = client;
         this.core = new CoreV1Api(client);
         this.serverDryRun = serverDryRun;
+        prepare();
+    }
+
+    /**
+     * Builds one deletion without sending it: the first real one, maybe hours later when a service
+     * recovers, then finds client-java's request builder and the options' JSON adapters loaded.
+     */
+    private void prepare() {
+        try {
+            deletion("default", "dwd-never-sent", "00000000-0000-0000-0000-000000000000");
+        } catch (ApiException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "preparing the pod deletion request failed: " + e);
+        }
+    }
+
+    private okhttp3.Call deletion(String namespace, String name, String uid) throws ApiException {
+        // With a body the server reads the options from it only, so dryRun goes into the body too.
+        var options = new V1DeleteOptions().preconditions(new V1Preconditions().uid(uid));
+        if (serverDryRun) {
+            options.dryRun(List.of(DRY_RUN_ALL));
+        }
+        return core.deleteNamespacedPod(name, namespace).body(options).buildCall(null);
     }
 
     /** Shadow mode {@code server}: every deletion is sent with {@code dryRun=All}, so nothing is persisted. */
@@ -45,14 +68,9 @@ public final class KubernetesPods implements Pods {
 
     @Override
     public Deletion delete(String namespace, String name, String uid) {
-        // With a body the server reads the options from it only, so dryRun goes into the body too.
-        var options = new V1DeleteOptions().preconditions(new V1Preconditions().uid(uid));
-        if (serverDryRun) {
-            options.dryRun(List.of(DRY_RUN_ALL));
-        }
         try {
             // The answer is not read: a pod model newer than the client must not turn a done deletion into an error.
-            client.execute(core.deleteNamespacedPod(name, namespace).body(options).buildCall(null));
+            client.execute(deletion(namespace, name, uid));
             return Deletion.DELETED;
         } catch (ApiException e) {
             return switch (e.getCode()) {

@@ -1,57 +1,60 @@
 package dwd.adapters.k8s.weeder;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dwd.adapters.k8s.JsonFields;
 import dwd.domain.weeding.ContainerState;
 import dwd.domain.weeding.PodOwner;
 import dwd.domain.weeding.PodState;
-import io.kubernetes.client.openapi.models.V1ContainerStateWaiting;
-import io.kubernetes.client.openapi.models.V1ContainerStatus;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1OwnerReference;
-import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.openapi.models.V1PodStatus;
 import java.util.List;
 import java.util.Optional;
 
-/** Reads what the weeder needs from a {@link V1Pod}; absent fields become empty values, never errors. */
+/**
+ * Reads what the weeder needs from a pod as the API server sent it (JSON); absent, {@code null} or
+ * mistyped fields become empty values, never errors.
+ *
+ * <p>Pods are not bound to client-java's {@code V1Pod}: its strict model rejects a field it does not
+ * know (a server newer than the client fails the whole list), and binding the first pod loads and
+ * links some hundred model classes, a few hundred milliseconds that would delay the first deletion
+ * of a process. The weeder reads six fields.
+ */
 final class PodStates {
 
     private PodStates() {
     }
 
-    static PodState of(V1Pod pod) {
-        V1ObjectMeta meta = pod.getMetadata() == null ? new V1ObjectMeta() : pod.getMetadata();
-        V1PodStatus status = pod.getStatus();
-        return new PodState(meta.getNamespace(), meta.getName(), meta.getUid(), meta.getDeletionTimestamp() != null,
-                containers(status == null ? null : status.getContainerStatuses()),
-                containers(status == null ? null : status.getInitContainerStatuses()),
-                controller(meta.getOwnerReferences()));
+    static PodState of(JsonObject pod) {
+        return new PodState(
+                JsonFields.string(pod, "metadata", "namespace").orElse(""),
+                JsonFields.string(pod, "metadata", "name").orElse(""),
+                JsonFields.string(pod, "metadata", "uid").orElse(""),
+                JsonFields.at(pod, "metadata", "deletionTimestamp").isPresent(),
+                containers(pod, "containerStatuses"),
+                containers(pod, "initContainerStatuses"),
+                controller(pod));
     }
 
-    /** The owner reference marked {@code controller: true} (the API server allows at most one). */
-    private static Optional<PodOwner> controller(List<V1OwnerReference> owners) {
-        if (owners == null) {
-            return Optional.empty();
+    /** The owner reference marked {@code controller: true} (the API server allows at most one), if complete. */
+    private static Optional<PodOwner> controller(JsonObject pod) {
+        for (JsonObject owner : JsonFields.objects(pod, "metadata", "ownerReferences")) {
+            boolean controller = JsonFields.at(owner, "controller")
+                    .filter(value -> value.isJsonPrimitive() && value.getAsJsonPrimitive().isBoolean())
+                    .map(JsonElement::getAsBoolean)
+                    .orElse(false);
+            Optional<String> apiVersion = JsonFields.string(owner, "apiVersion");
+            Optional<String> kind = JsonFields.string(owner, "kind");
+            Optional<String> name = JsonFields.string(owner, "name");
+            if (controller && apiVersion.isPresent() && kind.isPresent() && name.isPresent()) {
+                return Optional.of(new PodOwner(apiVersion.get(), kind.get(), name.get()));
+            }
         }
-        return owners.stream()
-                .filter(owner -> owner != null && Boolean.TRUE.equals(owner.getController()))
-                .filter(owner -> owner.getKind() != null && owner.getName() != null && owner.getApiVersion() != null)
-                .findFirst()
-                .map(owner -> new PodOwner(owner.getApiVersion(), owner.getKind(), owner.getName()));
+        return Optional.empty();
     }
 
-    private static List<ContainerState> containers(List<V1ContainerStatus> statuses) {
-        if (statuses == null) {
-            return List.of();
-        }
-        return statuses.stream()
-                .filter(status -> status != null)
-                .map(status -> new ContainerState(status.getName(), waitingReason(status)))
+    private static List<ContainerState> containers(JsonObject pod, String statuses) {
+        return JsonFields.objects(pod, "status", statuses).stream()
+                .map(status -> new ContainerState(JsonFields.string(status, "name").orElse(""),
+                        JsonFields.string(status, "state", "waiting", "reason")))
                 .toList();
-    }
-
-    private static Optional<String> waitingReason(V1ContainerStatus status) {
-        return Optional.ofNullable(status.getState())
-                .map(state -> state.getWaiting())
-                .map(V1ContainerStateWaiting::getReason);
     }
 }

@@ -1,11 +1,13 @@
 package dwd.adapters.k8s.weeder;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dwd.adapters.k8s.JsonCalls;
+import dwd.adapters.k8s.JsonFields;
 import dwd.domain.weeding.PodState;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.Watch;
 import java.io.IOException;
 import java.lang.reflect.ParameterizedType;
@@ -17,20 +19,25 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import okhttp3.Call;
 
-/** One pod watch: list, watch from the list's resourceVersion, and again, until closed. */
+/**
+ * One pod watch: list, watch from the list's resourceVersion, and again, until closed. Pods are read
+ * as plain JSON ({@link PodStates}), never bound to client-java's models.
+ */
 final class PodWatchLoop implements Runnable {
 
     private static final System.Logger LOG = System.getLogger(PodWatchLoop.class.getName());
 
     /** A stream that ends sooner than this after it opened counts as a failure, so a flapping server is backed off. */
     private static final Duration HEALTHY_STREAM = Duration.ofSeconds(1);
+    /** A list that takes longer is given up and tried again (the watch client has no read timeout). */
+    private static final Duration LIST_TIMEOUT = Duration.ofSeconds(30);
     private static final int GONE = 410;
 
-    /** {@code Watch.Response<V1Pod>}, spelled without Gson's TypeToken (this module does not read Gson). */
+    /** {@code Watch.Response<JsonObject>}: each event's pod as plain JSON. */
     private static final Type WATCH_EVENT = new ParameterizedType() {
         @Override
         public Type[] getActualTypeArguments() {
-            return new Type[] {V1Pod.class};
+            return new Type[] {JsonObject.class};
         }
 
         @Override
@@ -71,6 +78,27 @@ final class PodWatchLoop implements Runnable {
         this.maxBackoff = maxBackoff;
         this.onRelist = onRelist;
         this.onEnd = onEnd;
+    }
+
+    /**
+     * Builds a list and a watch request without sending them and reads a crash-looping pod: the first
+     * watch of a process, maybe hours later when a service recovers, then finds client-java's request
+     * builders and this class's reading code loaded instead of loading them on its way to a deletion.
+     */
+    static void prepare(ApiClient client) {
+        try {
+            var core = new CoreV1Api(client);
+            core.listNamespacedPod("default").labelSelector("dwd-never-sent").buildCall(null);
+            core.listNamespacedPod("default").labelSelector("dwd-never-sent").resourceVersion("1")
+                    .allowWatchBookmarks(true).watch(true).buildCall(null);
+            PodStates.of(JsonParser.parseString("""
+                    {"metadata": {"namespace": "default", "name": "p", "uid": "u",
+                      "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "s", "controller": true}]},
+                     "status": {"containerStatuses": [{"name": "c", "state": {"waiting": {"reason": "CrashLoopBackOff"}}}]}}
+                    """).getAsJsonObject());
+        } catch (ApiException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "preparing the pod watch requests failed: " + e);
+        }
     }
 
     /** Stops the loop: cancels the call in flight, so a blocked read ends at once. */
@@ -125,9 +153,9 @@ final class PodWatchLoop implements Runnable {
             if (!track(list)) {
                 return Ending.CLOSED;
             }
-            V1PodList pods = client.<V1PodList>execute(list, V1PodList.class).getData();
-            resourceVersion = pods.getMetadata() == null ? null : pods.getMetadata().getResourceVersion();
-            for (V1Pod pod : pods.getItems()) {
+            JsonObject pods = JsonCalls.execute(client, list, LIST_TIMEOUT);
+            resourceVersion = JsonFields.string(pods, "metadata", "resourceVersion").orElse(null);
+            for (JsonObject pod : JsonFields.objects(pods, "items")) {
                 deliver(pod);
             }
         } catch (ApiException e) {
@@ -150,9 +178,9 @@ final class PodWatchLoop implements Runnable {
             if (!track(call)) {
                 return Ending.CLOSED;
             }
-            try (Watch<V1Pod> watch = Watch.createWatch(client, call, WATCH_EVENT)) {
+            try (Watch<JsonObject> watch = Watch.createWatch(client, call, WATCH_EVENT)) {
                 recovered();
-                for (Watch.Response<V1Pod> event : watch) {
+                for (Watch.Response<JsonObject> event : watch) {
                     if (isClosed()) {
                         return Ending.CLOSED;
                     }
@@ -196,7 +224,7 @@ final class PodWatchLoop implements Runnable {
         return true;
     }
 
-    private void deliver(V1Pod pod) {
+    private void deliver(JsonObject pod) {
         if (pod == null || isClosed()) {
             return;
         }

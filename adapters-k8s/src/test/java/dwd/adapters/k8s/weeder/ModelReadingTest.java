@@ -3,40 +3,32 @@ package dwd.adapters.k8s.weeder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import dwd.domain.weeding.ContainerState;
 import dwd.domain.weeding.CrashLoop;
 import dwd.domain.weeding.Endpoint;
 import dwd.domain.weeding.PodOwner;
 import dwd.domain.weeding.ServiceReadiness;
-import io.kubernetes.client.openapi.models.V1ContainerState;
-import io.kubernetes.client.openapi.models.V1ContainerStateWaiting;
-import io.kubernetes.client.openapi.models.V1ContainerStatus;
 import io.kubernetes.client.openapi.models.V1Endpoint;
 import io.kubernetes.client.openapi.models.V1EndpointConditions;
 import io.kubernetes.client.openapi.models.V1EndpointSlice;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1OwnerReference;
-import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.openapi.models.V1PodStatus;
-import java.time.OffsetDateTime;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Reading pods and slices: odd or missing fields become empty values, never exceptions. */
+/** Reading pods (plain JSON) and slices: odd, missing or unknown fields become empty values, never exceptions. */
 class ModelReadingTest {
 
     @Test
     void aCrashLoopingPodIsReadWithItsUidAndContainerStates() {
-        var pod = new V1Pod()
-                .metadata(new V1ObjectMeta().namespace("ns").name("kube-apiserver-0").uid("uid-1"))
-                .status(new V1PodStatus()
-                        .containerStatuses(List.of(status("main", "CrashLoopBackOff")))
-                        .initContainerStatuses(List.of(status("init", null))));
-
-        var state = PodStates.of(pod);
+        var state = PodStates.of(pod("""
+                {"metadata": {"namespace": "ns", "name": "kube-apiserver-0", "uid": "uid-1"},
+                 "status": {"containerStatuses": [{"name": "main", "state": {"waiting": {"reason": "CrashLoopBackOff"}}}],
+                            "initContainerStatuses": [{"name": "init", "state": {}}]}}
+                """));
 
         assertThat(state.namespace()).isEqualTo("ns");
         assertThat(state.uid()).isEqualTo("uid-1");
@@ -47,37 +39,63 @@ class ModelReadingTest {
     }
 
     @Test
+    void fieldsThatNoModelKnowsAreIgnored() {
+        // A server newer than client-java: its strict V1Pod model would reject the whole list.
+        var state = PodStates.of(pod("""
+                {"metadata": {"name": "kube-apiserver-0", "uid": "uid-1", "someNewField": 1},
+                 "spec": {"newSpecField": {"a": [1, 2]}},
+                 "status": {"newStatusField": "x",
+                            "containerStatuses": [{"name": "main", "newContainerField": true,
+                                                   "state": {"waiting": {"reason": "CrashLoopBackOff"}}}]}}
+                """));
+
+        assertThat(CrashLoop.isCrashLooping(state)).isTrue();
+    }
+
+    @Test
     void thePodsControllerIsTheOwnerMarkedControllerAndABarePodHasNone() {
-        var owned = new V1Pod().metadata(new V1ObjectMeta().name("kube-apiserver-abc").ownerReferences(List.of(
-                new V1OwnerReference().apiVersion("v1").kind("ConfigMap").name("not-a-controller").uid("u1"),
-                new V1OwnerReference().apiVersion("apps/v1").kind("ReplicaSet").name("kube-apiserver-7d").uid("u2")
-                        .controller(true))));
-        var withoutController = new V1Pod().metadata(new V1ObjectMeta().name("p").ownerReferences(List.of(
-                new V1OwnerReference().apiVersion("v1").kind("ConfigMap").name("c").uid("u1").controller(false))));
+        var owned = pod("""
+                {"metadata": {"name": "kube-apiserver-abc", "ownerReferences": [
+                    {"apiVersion": "v1", "kind": "ConfigMap", "name": "not-a-controller", "uid": "u1"},
+                    {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "kube-apiserver-7d", "uid": "u2", "controller": true}]}}
+                """);
+        var withoutController = pod("""
+                {"metadata": {"name": "p", "ownerReferences": [
+                    {"apiVersion": "v1", "kind": "ConfigMap", "name": "c", "uid": "u1", "controller": false},
+                    {"apiVersion": "v1", "kind": "ConfigMap", "name": "d", "uid": "u2", "controller": "true"},
+                    {"kind": "ReplicaSet", "name": "incomplete", "uid": "u3", "controller": true}]}}
+                """);
 
         assertThat(PodStates.of(owned).controller()).contains(new PodOwner("apps/v1", "ReplicaSet", "kube-apiserver-7d"));
         assertThat(PodStates.of(withoutController).controller()).isEmpty();
-        assertThat(PodStates.of(new V1Pod().metadata(new V1ObjectMeta().name("bare"))).controller()).isEmpty();
+        assertThat(PodStates.of(pod("{\"metadata\": {\"name\": \"bare\"}}")).controller()).isEmpty();
     }
 
     @Test
     void aPodBeingDeletedIsMarkedSo() {
-        var pod = new V1Pod().metadata(new V1ObjectMeta().name("p").uid("u").deletionTimestamp(OffsetDateTime.now()))
-                .status(new V1PodStatus().containerStatuses(List.of(status("main", "CrashLoopBackOff"))));
+        var pod = pod("""
+                {"metadata": {"name": "p", "uid": "u", "deletionTimestamp": "2026-11-24T20:00:00Z"},
+                 "status": {"containerStatuses": [{"name": "main", "state": {"waiting": {"reason": "CrashLoopBackOff"}}}]}}
+                """);
 
+        assertThat(PodStates.of(pod).beingDeleted()).isTrue();
         assertThat(CrashLoop.isCrashLooping(PodStates.of(pod))).isFalse();
     }
 
     @Test
-    void aPodWithoutMetadataOrStatusIsReadAsEmpty() {
-        var pod = new V1Pod();
-        pod.setMetadata(null);
-        var withNullStatuses = new V1Pod().metadata(new V1ObjectMeta().name("p"))
-                .status(new V1PodStatus().containerStatuses(Arrays.asList(null, new V1ContainerStatus().name("c"))));
+    void aPodWithoutMetadataOrStatusOrWithMistypedFieldsIsReadAsEmpty() {
+        var mistyped = pod("""
+                {"metadata": "not an object",
+                 "status": {"containerStatuses": [null, 7, {"name": "c", "state": {"waiting": "soon"}}],
+                            "initContainerStatuses": {"name": "not a list"}}}
+                """);
 
-        assertThat(PodStates.of(pod).name()).isEmpty();
-        assertThat(PodStates.of(pod).containers()).isEmpty();
-        assertThat(PodStates.of(withNullStatuses).containers()).containsExactly(new ContainerState("c", Optional.empty()));
+        assertThat(PodStates.of(pod("{}")).name()).isEmpty();
+        assertThat(PodStates.of(pod("{}")).containers()).isEmpty();
+        assertThat(PodStates.of(pod("{\"metadata\": null, \"status\": null}")).uid()).isEmpty();
+        assertThat(PodStates.of(mistyped).name()).isEmpty();
+        assertThat(PodStates.of(mistyped).containers()).containsExactly(new ContainerState("c", Optional.empty()));
+        assertThat(PodStates.of(mistyped).initContainers()).isEmpty();
     }
 
     @Test
@@ -120,11 +138,7 @@ class ModelReadingTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
-    private static V1ContainerStatus status(String name, String waitingReason) {
-        var state = new V1ContainerState();
-        if (waitingReason != null) {
-            state.waiting(new V1ContainerStateWaiting().reason(waitingReason));
-        }
-        return new V1ContainerStatus().name(name).state(state);
+    private static JsonObject pod(String json) {
+        return JsonParser.parseString(json).getAsJsonObject();
     }
 }

@@ -1,0 +1,72 @@
+package dwd.bootstrap.weeder;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** The requests of one namespace in the API server's audit log (JSON lines), in the order they were received. */
+final class AuditedRequests {
+
+    /**
+     * One audit event: the stage ({@code ResponseStarted} for a watch that opened, {@code ResponseComplete}),
+     * when the request was received and when the stage was reached (microseconds, by the API server's clock).
+     */
+    record Request(String stage, Instant received, Instant reached, String userAgent, String verb, String resource,
+                   String name, int code) {
+
+        boolean is(String verb, String resource) {
+            return this.verb.equals(verb) && this.resource.equals(resource);
+        }
+
+        boolean byWeeder() {
+            return userAgent.startsWith("dwd/");
+        }
+
+        Duration took() {
+            return Duration.between(received, reached);
+        }
+    }
+
+    private final List<Request> requests;
+
+    private AuditedRequests(List<Request> requests) {
+        this.requests = requests;
+    }
+
+    static AuditedRequests read(Path log, String namespace) throws IOException {
+        var requests = new ArrayList<Request>();
+        for (String line : Files.readAllLines(log)) {
+            JsonObject event = JsonParser.parseString(line).getAsJsonObject();
+            JsonObject ref = event.getAsJsonObject("objectRef");
+            if (ref == null || !ref.has("namespace") || !namespace.equals(ref.get("namespace").getAsString())) {
+                continue;
+            }
+            JsonObject status = event.getAsJsonObject("responseStatus");
+            requests.add(new Request(event.get("stage").getAsString(),
+                    Instant.parse(event.get("requestReceivedTimestamp").getAsString()),
+                    Instant.parse(event.get("stageTimestamp").getAsString()),
+                    event.has("userAgent") ? event.get("userAgent").getAsString() : "",
+                    event.get("verb").getAsString(), ref.get("resource").getAsString(),
+                    ref.has("name") ? ref.get("name").getAsString() : "",
+                    status != null && status.has("code") ? status.get("code").getAsInt() : 0));
+        }
+        requests.sort(Comparator.comparing(Request::received));
+        return new AuditedRequests(requests);
+    }
+
+    List<Request> all() {
+        return requests;
+    }
+
+    /** The requests received from {@code from} (inclusive) to {@code to} (exclusive). */
+    List<Request> between(Instant from, Instant to) {
+        return requests.stream().filter(r -> !r.received().isBefore(from) && r.received().isBefore(to)).toList();
+    }
+}
