@@ -1,15 +1,20 @@
 package dwd.application.prober;
 
 import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Constants of the prober that the config file does not set. The defaults are the original's
- * (3 attempts 100 ms apart, a 5 s readiness wait polled every second, a 10 s back-off after a
- * 429 without Retry-After); tests shorten them.
+ * (3 attempts 100 ms apart, readiness polled every second, a 10 s back-off after a 429 without
+ * Retry-After); tests shorten them. A scaled resource is watched for ready replicas for its own
+ * configured {@code timeout}, unless {@link #readinessTimeout} overrides it.
  *
  * @param attempts tries per resource and scale flow run
  * @param retryBackoff pause between tries
- * @param readinessTimeout how long a scaled resource is watched for ready replicas before the flow moves on
+ * @param readinessTimeout when present, how long every scaled resource is watched for ready replicas
+ *     before the flow moves on, instead of the resource's {@code timeout} (demos and tests on control
+ *     planes where nothing ever becomes ready)
  * @param readinessPoll spacing of those checks
  * @param throttleBackoff pause after a 429 that carries no Retry-After
  * @param minProbeSpacing the floor between two probe runs when probing early for a predicted crossing
@@ -17,17 +22,28 @@ import java.time.Duration;
 public record ProberTuning(
         int attempts,
         Duration retryBackoff,
-        Duration readinessTimeout,
+        Optional<Duration> readinessTimeout,
         Duration readinessPoll,
         Duration throttleBackoff,
         Duration minProbeSpacing) {
 
+    public ProberTuning {
+        Objects.requireNonNull(readinessTimeout, "readinessTimeout");
+    }
+
     public static ProberTuning defaults() {
-        return new ProberTuning(3, Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(1),
+        return new ProberTuning(3, Duration.ofMillis(100), Optional.empty(), Duration.ofSeconds(1),
                 Duration.ofSeconds(10), Duration.ofMillis(500));
     }
 
+    /** These constants, with every readiness wait bounded by {@code timeout} instead of the resource's own. */
     public ProberTuning withReadinessTimeout(Duration timeout) {
-        return new ProberTuning(attempts, retryBackoff, timeout, readinessPoll, throttleBackoff, minProbeSpacing);
+        return new ProberTuning(attempts, retryBackoff, Optional.of(timeout), readinessPoll, throttleBackoff,
+                minProbeSpacing);
+    }
+
+    /** How long a resource whose configured {@code timeout} is {@code resourceTimeout} is watched for ready replicas. */
+    Duration readinessBound(Duration resourceTimeout) {
+        return readinessTimeout.orElse(resourceTimeout);
     }
 }

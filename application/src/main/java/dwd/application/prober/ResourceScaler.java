@@ -188,7 +188,8 @@ final class ResourceScaler {
                 patch(removeMeltdownAnnotations());
             }
             observer.resourceScaled(namespace, direction, ref, from, to, cause);
-            awaitReadiness(scheduler.now().plus(tuning.readinessTimeout()));
+            Duration bound = tuning.readinessBound(step.timeout());
+            awaitReadiness(scheduler.now().plus(bound), bound);
         }
 
         private int scaleUpTarget(Map<String, String> annotations) {
@@ -200,11 +201,12 @@ final class ResourceScaler {
         }
 
         /**
-         * Watches the ready replicas for a while (scale-up: at least one; scale-down: none), then
-         * moves on either way, as the original effectively does: a slow rollout must not block
-         * the next level for ever.
+         * Watches the ready replicas (scale-up: at least one; scale-down: none) for up to the
+         * resource's {@code timeout}, so that the next level starts only once this one is up (or
+         * down); then moves on either way, as the original effectively does: a rollout that never
+         * completes must not block the next level for ever. A cancelled flow leaves the wait at once.
          */
-        private void awaitReadiness(Instant deadline) {
+        private void awaitReadiness(Instant deadline, Duration bound) {
             if (control.isCancelled()) {
                 finish(StepOutcome.SCALED);
                 return;
@@ -222,10 +224,12 @@ final class ResourceScaler {
             } else if (!scheduler.now().isBefore(deadline)) {
                 LOG.log(System.Logger.Level.INFO, () -> namespace + ": " + ref + " did not reach "
                         + (direction == ScaleDirection.UP ? "1 ready replica" : "0 ready replicas")
-                        + " within " + tuning.readinessTimeout() + "; moving on");
+                        + " within " + bound + "; moving on");
                 finish(StepOutcome.SCALED);
             } else {
-                waitThen(tuning.readinessPoll(), () -> awaitReadiness(deadline), StepOutcome.SCALED);
+                Duration untilDeadline = Duration.between(scheduler.now(), deadline);
+                Duration poll = untilDeadline.compareTo(tuning.readinessPoll()) < 0 ? untilDeadline : tuning.readinessPoll();
+                waitThen(poll, () -> awaitReadiness(deadline, bound), StepOutcome.SCALED);
             }
         }
 

@@ -68,6 +68,11 @@ public final class InMemoryResources implements ScalableResources {
         store.get(key(namespace, name)).fixedReadyReplicas = ready;
     }
 
+    /** Ready replicas follow the spec again (the rollout completed). */
+    public synchronized void releaseReadyReplicas(String namespace, String name) {
+        store.get(key(namespace, name)).fixedReadyReplicas = null;
+    }
+
     /** The next calls on this resource (any method) fail with these, in order. */
     public synchronized void failNext(String namespace, String name, ApiFailure... failures) {
         Deque<ApiFailure> queue = this.failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());

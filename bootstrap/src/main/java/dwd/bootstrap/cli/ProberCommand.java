@@ -70,8 +70,9 @@ public final class ProberCommand implements Callable<Integer> {
     DryRunOption dryRunOption;
 
     @Option(names = "--x-scale-readiness-timeout", hidden = true, converter = RoleOptions.GoDurationConverter.class,
-            description = "How long a scaled dependent is watched for ready replicas (default 5s; demos and tests shorten it).")
-    Duration readinessTimeout = ProberTuning.defaults().readinessTimeout();
+            description = "How long a scaled dependent is watched for ready replicas (default: its configured timeout;"
+                    + " demos and tests shorten it).")
+    Duration readinessTimeout;
 
     @Option(names = "--x-stall-tolerance", hidden = true, converter = RoleOptions.GoDurationConverter.class,
             description = "How late a probe loop may report before /healthz fails (default: 4 x probeTimeout + 10s).")
@@ -122,7 +123,7 @@ public final class ProberCommand implements Callable<Integer> {
             observers.add(new StallHook(stallFile)); // last: the others have seen the run before it blocks
         }
         ProberRuntime runtime = ProberComponent.create(config, operability.seed(),
-                ProberTuning.defaults().withReadinessTimeout(readinessTimeout),
+                readinessTimeout == null ? ProberTuning.defaults() : ProberTuning.defaults().withReadinessTimeout(readinessTimeout),
                 ProberObserver.all(observers.toArray(ProberObserver[]::new)), leadership, operability.traffic(),
                 new ShadowMode(mode, ShadowObserver.all(new LoggingShadowObserver(),
                         new ShadowMetrics(operability.registry(), mode)))).runtime();

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -21,7 +22,7 @@ import java.util.Set;
 final class InJvmProber implements AutoCloseable {
 
     /** Quick retries, a short readiness wait, a 2 s back-off after a 429 without Retry-After. */
-    static final ProberTuning TUNING = new ProberTuning(3, Duration.ofMillis(100), Duration.ofMillis(200),
+    static final ProberTuning TUNING = new ProberTuning(3, Duration.ofMillis(100), Optional.of(Duration.ofMillis(200)),
             Duration.ofMillis(100), Duration.ofSeconds(2), Duration.ofMillis(200));
 
     private final ProberEvents events = new ProberEvents();

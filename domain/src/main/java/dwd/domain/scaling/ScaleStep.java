@@ -9,7 +9,8 @@ import java.util.Objects;
  *
  * @param optional     a missing resource is skipped instead of failing the level
  * @param initialDelay wait before each attempt; zero or more
- * @param timeout      bound on each call to the scale subresource; positive
+ * @param timeout      bound on each call to the scale subresource, and on the wait for ready replicas after the
+ *                     scale before the next level starts; positive
  */
 public record ScaleStep(ResourceRef ref, boolean optional, Duration initialDelay, Duration timeout) {
 

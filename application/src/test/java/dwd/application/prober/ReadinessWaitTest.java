@@ -1,0 +1,157 @@
+package dwd.application.prober;
+
+import static dwd.application.testing.ProberFixture.CA;
+import static dwd.application.testing.ProberFixture.KCM;
+import static dwd.application.testing.ProberFixture.MCM;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dwd.application.testing.InMemoryResources.Write;
+import dwd.application.testing.ProberFixture;
+import dwd.application.testing.RecordingObserver.Event;
+import dwd.application.testing.SimulatedShoot;
+import dwd.domain.config.DependentResourceInfo;
+import dwd.domain.config.ProberConfig;
+import dwd.domain.config.ResourceRef;
+import dwd.domain.config.ScaleInfo;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * After scaling a resource, its level waits for its ready replicas (up: at least one; down: none)
+ * for up to the resource's configured {@code timeout}, and the next level starts only then; a newer
+ * opposite verdict or the probe's stop ends the wait at once. Virtual time, Gardener's plan with
+ * machine-controller-manager's scale-up delay at 0, so that its level starts right after kube-controller-manager's.
+ */
+class ReadinessWaitTest {
+
+    private static final String NS = "shoot--dev--readiness";
+
+    /** Meltdown and recovery up to kube-controller-manager's scale-up, which never becomes ready by itself; its time. */
+    private static Instant recoverUntilKcmScaledUp(ProberFixture fixture, SimulatedShoot.Shoot shoot) {
+        fixture.scheduler.advanceBy(Duration.ofSeconds(45));
+        shoot.cutAll();
+        fixture.scheduler.advanceBy(Duration.ofSeconds(60));
+        assertThat(fixture.resources.replicas(NS, KCM)).isZero();
+        fixture.resources.fixReadyReplicas(NS, KCM, 0);
+        shoot.heal();
+        for (int i = 0; i < 600 && scaleUp(fixture, KCM).isEmpty(); i++) {
+            fixture.scheduler.advanceBy(Duration.ofMillis(100));
+        }
+        return scaleUp(fixture, KCM).orElseThrow(() -> new AssertionError("kube-controller-manager was not scaled up"));
+    }
+
+    private static Optional<Instant> scaleUp(ProberFixture fixture, String name) {
+        return fixture.resources.writes(NS).stream()
+                .filter(write -> write.name().equals(name) && write.description().startsWith("scale 0->"))
+                .map(Write::at).findFirst();
+    }
+
+    private static Instant eventAt(ProberFixture fixture, String what) {
+        return fixture.observer.events().stream().filter(event -> event.namespace().equals(NS) && event.what().equals(what))
+                .map(Event::at).findFirst().orElseThrow(() -> new AssertionError("no event " + what));
+    }
+
+    @Test
+    void theNextLevelStartsOnlyOnceTheEarlierLevelIsReady() {
+        var fixture = new ProberFixture(ProberFixture.gardenerConfig(Duration.ZERO), 11);
+        var shoot = fixture.addShoot(NS, 5, 11);
+        Instant kcmUp = recoverUntilKcmScaledUp(fixture, shoot);
+
+        fixture.scheduler.advanceTo(kcmUp.plusSeconds(20)); // a kube-controller-manager that needs 20 s
+        assertThat(scaleUp(fixture, MCM)).as("machine-controller-manager waits for kube-controller-manager").isEmpty();
+        fixture.resources.releaseReadyReplicas(NS, KCM);
+        fixture.scheduler.advanceBy(Duration.ofSeconds(5));
+
+        assertThat(scaleUp(fixture, MCM)).hasValueSatisfying(mcmUp ->
+                assertThat(mcmUp).isAfter(kcmUp.plusSeconds(20)).isBeforeOrEqualTo(kcmUp.plusSeconds(21)));
+        assertThat(scaleUp(fixture, CA)).hasValueSatisfying(caUp -> assertThat(caUp).isAfterOrEqualTo(scaleUp(fixture, MCM).get()));
+        assertThat(fixture.observer.lines(NS)).contains("flow UP COMPLETED");
+    }
+
+    @Test
+    void aResourceThatNeverBecomesReadyHoldsTheNextLevelForItsTimeoutOfThirtySecondsByDefault() {
+        var fixture = new ProberFixture(ProberFixture.gardenerConfig(Duration.ZERO), 12);
+        var shoot = fixture.addShoot(NS, 5, 12);
+        Instant kcmUp = recoverUntilKcmScaledUp(fixture, shoot);
+
+        fixture.scheduler.advanceTo(kcmUp.plusSeconds(29));
+        assertThat(scaleUp(fixture, MCM)).isEmpty();
+        fixture.scheduler.advanceBy(Duration.ofSeconds(3));
+
+        assertThat(scaleUp(fixture, MCM)).as("moves on after the timeout, as the original does")
+                .hasValueSatisfying(mcmUp -> assertThat(mcmUp).isEqualTo(kcmUp.plusSeconds(30)));
+        assertThat(fixture.resources.replicas(NS, KCM)).isEqualTo(3);
+        assertThat(fixture.resources.annotations(NS, KCM)).as("a slow rollout is no failure").isEmpty();
+    }
+
+    @Test
+    void eachResourceIsWaitedForForItsOwnConfiguredTimeout() {
+        ProberConfig gardener = ProberFixture.gardenerConfig(Duration.ZERO);
+        var kcmWithTenSeconds = new DependentResourceInfo(new ResourceRef("apps/v1", "Deployment", KCM), false,
+                new ScaleInfo(0, Duration.ZERO, Duration.ofSeconds(10)), new ScaleInfo(1, Duration.ZERO, Duration.ofSeconds(30)));
+        var fixture = new ProberFixture(withDependents(gardener, List.of(kcmWithTenSeconds,
+                gardener.dependentResourceInfos().get(1), gardener.dependentResourceInfos().get(2))), 13);
+        var shoot = fixture.addShoot(NS, 5, 13);
+        Instant kcmUp = recoverUntilKcmScaledUp(fixture, shoot);
+
+        fixture.scheduler.advanceTo(kcmUp.plusSeconds(12));
+
+        assertThat(scaleUp(fixture, MCM)).hasValue(kcmUp.plusSeconds(10));
+    }
+
+    @Test
+    void theHiddenOverrideBoundsEveryReadinessWait() {
+        var fixture = new ProberFixture(ProberFixture.gardenerConfig(Duration.ZERO), 14,
+                ProberTuning.defaults().withReadinessTimeout(Duration.ofMillis(500)));
+        var shoot = fixture.addShoot(NS, 5, 14);
+        Instant kcmUp = recoverUntilKcmScaledUp(fixture, shoot);
+
+        fixture.scheduler.advanceTo(kcmUp.plusSeconds(2));
+
+        assertThat(scaleUp(fixture, MCM)).hasValue(kcmUp.plusMillis(500));
+    }
+
+    @Test
+    void aNewScaleDownVerdictCancelsAScaleUpWaitingForReadinessAtOnce() {
+        var fixture = new ProberFixture(ProberFixture.gardenerConfig(Duration.ZERO), 15);
+        var shoot = fixture.addShoot(NS, 5, 15);
+        Instant kcmUp = recoverUntilKcmScaledUp(fixture, shoot);
+        shoot.cutAll(); // the network breaks again while kube-controller-manager is not ready yet
+        fixture.scheduler.advanceTo(kcmUp.plusSeconds(90));
+
+        Instant cancelled = eventAt(fixture, "flow UP CANCELLED");
+        assertThat(cancelled).as("the readiness wait ended with the verdict, not with its timeout")
+                .isEqualTo(fixture.observer.events().stream()
+                        .filter(event -> event.namespace().equals(NS) && event.what().equals("flow DOWN started")
+                                && event.at().isAfter(kcmUp))
+                        .map(Event::at).findFirst().orElseThrow())
+                .isBefore(kcmUp.plusSeconds(30));
+        assertThat(scaleUp(fixture, MCM)).as("the cancelled flow never reached machine-controller-manager").isEmpty();
+        assertThat(fixture.resources.replicas(NS, KCM)).as("scaled down again").isZero();
+    }
+
+    @Test
+    void stoppingTheProbeEndsAReadinessWaitAtOnce() {
+        var fixture = new ProberFixture(ProberFixture.gardenerConfig(Duration.ZERO), 16);
+        var shoot = fixture.addShoot(NS, 5, 16);
+        Instant kcmUp = recoverUntilKcmScaledUp(fixture, shoot);
+        fixture.scheduler.advanceTo(kcmUp.plusSeconds(5));
+
+        fixture.supervisor.close();
+        Instant stopped = fixture.scheduler.now();
+        int writes = fixture.resources.writes(NS).size();
+        fixture.scheduler.advanceBy(Duration.ofMinutes(2));
+
+        assertThat(eventAt(fixture, "flow UP CANCELLED")).isEqualTo(stopped);
+        assertThat(fixture.resources.writes(NS)).as("nothing written after the stop").hasSize(writes);
+    }
+
+    private static ProberConfig withDependents(ProberConfig config, List<DependentResourceInfo> dependents) {
+        return new ProberConfig(config.kubeConfigSecretName(), config.probeInterval(), config.initialDelay(),
+                config.probeTimeout(), config.backoffJitterFactor(), dependents, config.kcmNodeMonitorGraceDuration(),
+                config.nodeLeaseFailureFraction(), config.failureThreshold(), config.successThreshold());
+    }
+}
