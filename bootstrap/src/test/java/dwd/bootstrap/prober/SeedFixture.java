@@ -124,9 +124,13 @@ final class SeedFixture implements AutoCloseable {
     }
 
     void createDeployment(String name, int replicas) throws ApiException {
+        createDeployment(name, replicas, Map.of());
+    }
+
+    void createDeployment(String name, int replicas, Map<String, String> annotations) throws ApiException {
         var labels = Map.of("app", name);
         new AppsV1Api(client).createNamespacedDeployment(namespace, new V1Deployment()
-                .metadata(new V1ObjectMeta().name(name))
+                .metadata(new V1ObjectMeta().name(name).annotations(annotations))
                 .spec(new V1DeploymentSpec().replicas(replicas)
                         .selector(new V1LabelSelector().matchLabels(labels))
                         .template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(labels))
@@ -152,6 +156,17 @@ final class SeedFixture implements AutoCloseable {
         createDeployment("kube-controller-manager", 3);
         createDeployment("machine-controller-manager", 2);
         createDeployment("cluster-autoscaler", 1);
+    }
+
+    /**
+     * Sets the Deployment's ready replicas through the status subresource, as its controller would
+     * (no controller runs on the local control plane, so a Deployment never becomes ready by itself).
+     */
+    void reportReadyReplicas(String deployment, int ready) throws ApiException {
+        var apps = new AppsV1Api(client);
+        PatchUtils.patch(Object.class, () -> apps.patchNamespacedDeploymentStatus(deployment, namespace,
+                        new V1Patch("{\"status\":{\"replicas\":" + ready + ",\"readyReplicas\":" + ready + "}}")).buildCall(null),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
     }
 
     /** {@code count} nodes named after the namespace, each with a Running Machine and a fresh lease. */
