@@ -59,12 +59,13 @@ final class Weeder {
         this.observer = observer;
     }
 
-    /** Opens one pod watch per selector and schedules {@code onExpiry} at the end of the window. */
+    /**
+     * Opens one pod watch per selector, schedules {@code onExpiry} at the end of the window, then
+     * tells the observers (which log the window). The watches come first: their lists are on their
+     * way while the observers run. No deletion is reported to the observers before this returns.
+     */
     synchronized void start(Runnable onExpiry) {
         Instant until = scheduler.now().plus(watchDuration);
-        LOG.log(System.Logger.Level.INFO, () -> namespace + ": service " + service
-                + " turned ready: weeding crash-looping dependants until " + until);
-        observer.weederStarted(namespace, service, until);
         expiry = scheduler.schedule(watchDuration, onExpiry);
         for (LabelSelector selector : selectors) {
             try {
@@ -74,6 +75,7 @@ final class Weeder {
                         + " for service " + service, e);
             }
         }
+        observer.weederStarted(namespace, service, until);
     }
 
     /** Closes the watches and forgets what was deleted; only the first call has an effect. */
@@ -95,8 +97,12 @@ final class Weeder {
             }
         }
         handledUids.clear();
-        LOG.log(System.Logger.Level.INFO, () -> namespace + ": weeder of service " + service + " stopped: " + reason);
         observer.weederStopped(namespace, service, reason);
+    }
+
+    /** Returns once {@link #start} has returned, so that observers hear of the window before of its deletions. */
+    private synchronized void afterStart() {
+        // Nothing to do: holding the monitor is the point (start holds it until the observers know).
     }
 
     private void podChanged(PodState pod) {
@@ -121,6 +127,7 @@ final class Weeder {
             handledUids.remove(pod.uid());
             LOG.log(System.Logger.Level.WARNING, () -> namespace + ": deleting pod " + pod.name() + " failed ("
                     + failure.kind() + "): " + failure.getMessage());
+            afterStart();
             observer.podDeletionFailed(namespace, service, pod, failure);
             return;
         } catch (RuntimeException unexpected) {
@@ -129,6 +136,7 @@ final class Weeder {
                     unexpected);
             return;
         }
+        afterStart();
         switch (outcome) {
             case DELETED -> observer.podDeleted(namespace, service, pod);
             case ALREADY_GONE, REPLACED -> {

@@ -11,13 +11,21 @@ import static dwd.application.weeder.WeederFixture.terminatingCrashLooping;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.PodWatches;
 import dwd.application.port.out.Pods;
+import dwd.application.port.out.WeederObserver;
 import dwd.domain.config.WeederConfig;
 import dwd.domain.selector.LabelSelector;
 import dwd.domain.selector.Requirement;
+import dwd.domain.weeding.PodState;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class WeederTest {
@@ -175,5 +183,53 @@ class WeederTest {
         assertThat(pods.deletedUids()).containsExactly("uid-1");
         fixture.scheduler.advanceBy(WATCH_DURATION);
         assertThat(watches.openCount()).isZero();
+    }
+
+    @Test
+    void theWatchesOpenBeforeTheObserversAreToldAndADeletionIsReportedAfterThem() throws InterruptedException {
+        var deleteSent = new CountDownLatch(1);
+        var deletionReported = new CountDownLatch(1);
+        List<String> told = Collections.synchronizedList(new ArrayList<>());
+        WeederObserver slowObserver = new WeederObserver() {
+            @Override
+            public void weederStarted(String namespace, String service, Instant until) {
+                boolean sent = await(deleteSent, Duration.ofSeconds(10));
+                // Gives a report of the deletion the time to overtake this one: it must not.
+                await(deletionReported, Duration.ofMillis(300));
+                told.add("started, the deletion already sent: " + sent);
+            }
+
+            @Override
+            public void podDeleted(String namespace, String service, PodState pod) {
+                told.add("deleted " + pod.name());
+                deletionReported.countDown();
+            }
+        };
+        // As the adapter does: pods arrive on a thread of their own.
+        PodWatches onAnotherThread = (namespace, selector, listener) -> {
+            Thread.ofPlatform().start(() -> listener.accept(crashLooping(namespace, "kube-apiserver-0", "uid-0")));
+            return () -> { };
+        };
+        Pods pods = (namespace, name, uid) -> {
+            deleteSent.countDown();
+            return Pods.Deletion.DELETED;
+        };
+        var supervisor = new WeederSupervisor(new WeederConfig(WATCH_DURATION, Map.of(ETCD, List.of(APISERVER_PODS))),
+                fixture.scheduler, onAnotherThread, pods, slowObserver);
+
+        supervisor.sliceChanged(slice(NS, "etcd-main-client", ETCD, true));
+
+        assertThat(await(deletionReported, Duration.ofSeconds(10))).isTrue();
+        assertThat(told).containsExactly("started, the deletion already sent: true", "deleted kube-apiserver-0");
+        supervisor.close();
+    }
+
+    private static boolean await(CountDownLatch latch, Duration atMost) {
+        try {
+            return latch.await(atMost.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 }

@@ -5,7 +5,9 @@ import dwd.adapters.k8s.weeder.KubernetesPodWatches;
 import dwd.application.health.HealthCheck;
 import dwd.application.port.out.Clock;
 import dwd.application.runtime.SystemScheduler;
+import dwd.application.weeder.WeederRehearsal;
 import dwd.application.weeder.WeederSupervisor;
+import dwd.domain.config.WeederConfig;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +23,7 @@ public final class WeederRuntime implements RoleRuntime {
     /** Beyond the longest watch: the reflector's restart delay and a slow list. */
     static final Duration INFORMER_SLACK = Duration.ofMinutes(1);
 
+    private final WeederConfig config;
     private final SystemScheduler scheduler;
     private final KubernetesPodWatches podWatches;
     private final WeederSupervisor supervisor;
@@ -28,18 +31,26 @@ public final class WeederRuntime implements RoleRuntime {
     private volatile Instant startedAt;
 
     @Inject
-    WeederRuntime(SystemScheduler scheduler, KubernetesPodWatches podWatches, WeederSupervisor supervisor,
-            EndpointSliceInformer informer) {
+    WeederRuntime(WeederConfig config, SystemScheduler scheduler, KubernetesPodWatches podWatches,
+            WeederSupervisor supervisor, EndpointSliceInformer informer) {
+        this.config = config;
         this.scheduler = scheduler;
         this.podWatches = podWatches;
         this.supervisor = supervisor;
         this.informer = informer;
     }
 
-    /** Starts watching EndpointSlices; returns once the informer has synced. */
+    /**
+     * Rehearses the reaction (so that the first real one finds its code loaded), then starts watching
+     * EndpointSlices; returns once the informer has synced.
+     */
     @Override
     public void start() {
         startedAt = scheduler.now();
+        long rehearsal = System.nanoTime();
+        WeederRehearsal.run(config);
+        LOG.log(System.Logger.Level.DEBUG, () -> "weeder reaction rehearsed in "
+                + Duration.ofNanos(System.nanoTime() - rehearsal).toMillis() + " ms (nothing watched or deleted)");
         informer.start();
         Readiness.await(scheduler, "the EndpointSlice cache", Duration.ofMinutes(2), informer::hasSynced);
         LOG.log(System.Logger.Level.INFO, "weeder running; " + supervisor.knownServices() + " configured services seen");

@@ -1,12 +1,12 @@
 package dwd.adapters.k8s.weeder;
 
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import dwd.adapters.k8s.JsonCalls;
 import dwd.adapters.k8s.JsonFields;
 import dwd.domain.weeding.PodState;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.util.Watch;
 import java.io.IOException;
@@ -81,9 +81,11 @@ final class PodWatchLoop implements Runnable {
     }
 
     /**
-     * Builds a list and a watch request without sending them and reads a crash-looping pod: the first
-     * watch of a process, maybe hours later when a service recovers, then finds client-java's request
-     * builders and this class's reading code loaded instead of loading them on its way to a deletion.
+     * Builds a list and a watch request without sending them, and reads a watch event with a
+     * crash-looping pod: the first watch of a process, maybe hours later when a service recovers,
+     * then finds client-java's request builders and JSON adapters (those of a watch event's
+     * {@code Status} too, which the EndpointSlice informer's first event needs as well) and this
+     * class's reading code loaded, instead of loading them on its way to a deletion.
      */
     static void prepare(ApiClient client) {
         try {
@@ -91,11 +93,12 @@ final class PodWatchLoop implements Runnable {
             core.listNamespacedPod("default").labelSelector("dwd-never-sent").buildCall(null);
             core.listNamespacedPod("default").labelSelector("dwd-never-sent").resourceVersion("1")
                     .allowWatchBookmarks(true).watch(true).buildCall(null);
-            PodStates.of(JsonParser.parseString("""
-                    {"metadata": {"namespace": "default", "name": "p", "uid": "u",
+            Watch.Response<JsonObject> event = JSON.deserialize("""
+                    {"type": "MODIFIED", "object": {"metadata": {"namespace": "default", "name": "p", "uid": "u",
                       "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "s", "controller": true}]},
-                     "status": {"containerStatuses": [{"name": "c", "state": {"waiting": {"reason": "CrashLoopBackOff"}}}]}}
-                    """).getAsJsonObject());
+                     "status": {"containerStatuses": [{"name": "c", "state": {"waiting": {"reason": "CrashLoopBackOff"}}}]}}}
+                    """, WATCH_EVENT);
+            PodStates.of(event.object);
         } catch (ApiException | RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, () -> "preparing the pod watch requests failed: " + e);
         }
