@@ -4,7 +4,7 @@
 MVN := scripts/mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: help test demo build control-plane mutation bench clean
+.PHONY: help test demo build control-plane mutation bench bench-weeder clean
 
 help:
 	@echo "make demo           play a meltdown and a recovery on a local control plane"
@@ -13,6 +13,7 @@ help:
 	@echo "make control-plane  build (once) the local etcd + kube-apiserver + kubectl"
 	@echo "make mutation       mutation-test the domain with PIT"
 	@echo "make bench          run the benchmarks"
+	@echo "make bench-weeder   time the weeder's first deletion from outside ./dwd weeder (about 8 minutes)"
 
 ## test: the whole verification — unit, ArchUnit, integration on a real kube-apiserver, launch smoke test.
 test: control-plane
@@ -32,6 +33,14 @@ mutation:
 
 bench:
 	$(MVN) -Pbench -pl domain -am verify -DskipTests
+
+## bench-weeder: the weeder's first deletion after a service turns ready, timed by the API server's audit
+## log and a watch, on a process idle for a minute and on freshly started ones (docs/weeder.md).
+bench-weeder: control-plane
+	$(MVN) -pl bootstrap -am verify -Ddwd.bench=true -Dit.test=WeederFirstDeletionBenchIT -Dtest=none \
+		-Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
+		-Ddwd.controlPlane.dir="$$(scripts/control-plane --path)"
+	@cat bootstrap/target/weeder-bench.txt
 
 clean:
 	$(MVN) clean
