@@ -29,8 +29,17 @@ class ReadinessWaitTest {
 
     private static final String NS = "shoot--dev--readiness";
 
-    /** Meltdown and recovery up to kube-controller-manager's scale-up, which never becomes ready by itself; its time. */
-    private static Instant recoverUntilKcmScaledUp(ProberFixture fixture, SimulatedShoot.Shoot shoot) {
+    /** A prober after a meltdown and the recovery up to kube-controller-manager's scale-up, and when that was. */
+    private record Recovered(ProberFixture fixture, SimulatedShoot.Shoot shoot, Instant kcmUp) { }
+
+    private static Recovered recover(ProberConfig config, long seed) {
+        return recover(config, seed, ProberTuning.defaults());
+    }
+
+    /** kube-controller-manager never becomes ready by itself here. */
+    private static Recovered recover(ProberConfig config, long seed, ProberTuning tuning) {
+        var fixture = new ProberFixture(config, seed, tuning);
+        var shoot = fixture.addShoot(NS, 5, seed);
         fixture.scheduler.advanceBy(Duration.ofSeconds(45));
         shoot.cutAll();
         fixture.scheduler.advanceBy(Duration.ofSeconds(60));
@@ -40,7 +49,8 @@ class ReadinessWaitTest {
         for (int i = 0; i < 600 && scaleUp(fixture, KCM).isEmpty(); i++) {
             fixture.scheduler.advanceBy(Duration.ofMillis(100));
         }
-        return scaleUp(fixture, KCM).orElseThrow(() -> new AssertionError("kube-controller-manager was not scaled up"));
+        Instant kcmUp = scaleUp(fixture, KCM).orElseThrow(() -> new AssertionError("kube-controller-manager was not scaled up"));
+        return new Recovered(fixture, shoot, kcmUp);
     }
 
     private static Optional<Instant> scaleUp(ProberFixture fixture, String name) {
@@ -56,9 +66,9 @@ class ReadinessWaitTest {
 
     @Test
     void theNextLevelStartsOnlyOnceTheEarlierLevelIsReady() {
-        var fixture = new ProberFixture(ProberFixture.gardenerConfig(Duration.ZERO), 11);
-        var shoot = fixture.addShoot(NS, 5, 11);
-        Instant kcmUp = recoverUntilKcmScaledUp(fixture, shoot);
+        var recovered = recover(ProberFixture.gardenerConfig(Duration.ZERO), 11);
+        var fixture = recovered.fixture();
+        Instant kcmUp = recovered.kcmUp();
 
         fixture.scheduler.advanceTo(kcmUp.plusSeconds(20)); // a kube-controller-manager that needs 20 s
         assertThat(scaleUp(fixture, MCM)).as("machine-controller-manager waits for kube-controller-manager").isEmpty();
@@ -73,9 +83,9 @@ class ReadinessWaitTest {
 
     @Test
     void aResourceThatNeverBecomesReadyHoldsTheNextLevelForItsTimeoutOfThirtySecondsByDefault() {
-        var fixture = new ProberFixture(ProberFixture.gardenerConfig(Duration.ZERO), 12);
-        var shoot = fixture.addShoot(NS, 5, 12);
-        Instant kcmUp = recoverUntilKcmScaledUp(fixture, shoot);
+        var recovered = recover(ProberFixture.gardenerConfig(Duration.ZERO), 12);
+        var fixture = recovered.fixture();
+        Instant kcmUp = recovered.kcmUp();
 
         fixture.scheduler.advanceTo(kcmUp.plusSeconds(29));
         assertThat(scaleUp(fixture, MCM)).isEmpty();
@@ -92,10 +102,10 @@ class ReadinessWaitTest {
         ProberConfig gardener = ProberFixture.gardenerConfig(Duration.ZERO);
         var kcmWithTenSeconds = new DependentResourceInfo(new ResourceRef("apps/v1", "Deployment", KCM), false,
                 new ScaleInfo(0, Duration.ZERO, Duration.ofSeconds(10)), new ScaleInfo(1, Duration.ZERO, Duration.ofSeconds(30)));
-        var fixture = new ProberFixture(withDependents(gardener, List.of(kcmWithTenSeconds,
+        var recovered = recover(withDependents(gardener, List.of(kcmWithTenSeconds,
                 gardener.dependentResourceInfos().get(1), gardener.dependentResourceInfos().get(2))), 13);
-        var shoot = fixture.addShoot(NS, 5, 13);
-        Instant kcmUp = recoverUntilKcmScaledUp(fixture, shoot);
+        var fixture = recovered.fixture();
+        Instant kcmUp = recovered.kcmUp();
 
         fixture.scheduler.advanceTo(kcmUp.plusSeconds(12));
 
@@ -104,10 +114,10 @@ class ReadinessWaitTest {
 
     @Test
     void theHiddenOverrideBoundsEveryReadinessWait() {
-        var fixture = new ProberFixture(ProberFixture.gardenerConfig(Duration.ZERO), 14,
+        var recovered = recover(ProberFixture.gardenerConfig(Duration.ZERO), 14,
                 ProberTuning.defaults().withReadinessTimeout(Duration.ofMillis(500)));
-        var shoot = fixture.addShoot(NS, 5, 14);
-        Instant kcmUp = recoverUntilKcmScaledUp(fixture, shoot);
+        var fixture = recovered.fixture();
+        Instant kcmUp = recovered.kcmUp();
 
         fixture.scheduler.advanceTo(kcmUp.plusSeconds(2));
 
@@ -116,10 +126,10 @@ class ReadinessWaitTest {
 
     @Test
     void aNewScaleDownVerdictCancelsAScaleUpWaitingForReadinessAtOnce() {
-        var fixture = new ProberFixture(ProberFixture.gardenerConfig(Duration.ZERO), 15);
-        var shoot = fixture.addShoot(NS, 5, 15);
-        Instant kcmUp = recoverUntilKcmScaledUp(fixture, shoot);
-        shoot.cutAll(); // the network breaks again while kube-controller-manager is not ready yet
+        var recovered = recover(ProberFixture.gardenerConfig(Duration.ZERO), 15);
+        var fixture = recovered.fixture();
+        Instant kcmUp = recovered.kcmUp();
+        recovered.shoot().cutAll(); // the network breaks again while kube-controller-manager is not ready yet
         fixture.scheduler.advanceTo(kcmUp.plusSeconds(90));
 
         Instant cancelled = eventAt(fixture, "flow UP CANCELLED");
@@ -135,9 +145,9 @@ class ReadinessWaitTest {
 
     @Test
     void stoppingTheProbeEndsAReadinessWaitAtOnce() {
-        var fixture = new ProberFixture(ProberFixture.gardenerConfig(Duration.ZERO), 16);
-        var shoot = fixture.addShoot(NS, 5, 16);
-        Instant kcmUp = recoverUntilKcmScaledUp(fixture, shoot);
+        var recovered = recover(ProberFixture.gardenerConfig(Duration.ZERO), 16);
+        var fixture = recovered.fixture();
+        Instant kcmUp = recovered.kcmUp();
         fixture.scheduler.advanceTo(kcmUp.plusSeconds(5));
 
         fixture.supervisor.close();

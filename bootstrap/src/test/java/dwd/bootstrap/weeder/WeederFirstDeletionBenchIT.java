@@ -78,8 +78,8 @@ class WeederFirstDeletionBenchIT {
     record Seen(long putStarted, long putAnswered, long sliceEventArrived, long podGoneArrived) { }
 
     /** One trial, in nanoseconds, from both observers. */
-    record Trial(long recordedSliceToDeletion, long receivedPutToDeletion, long sliceToWeederList, long listToDelete,
-                 long deleteTook, long watchedSliceToGone, long clientPutToGone) { }
+    record Trial(long recordedSliceToDeletion, long receivedPutToDeletion, long sliceToDeleteSent, long sliceToWeederList,
+                 long listToDelete, long deleteTook, long watchedSliceToGone, long clientPutToGone) { }
 
     @BeforeAll
     static void newReport() throws IOException {
@@ -223,7 +223,7 @@ class WeederFirstDeletionBenchIT {
                 Request delete = first(weeder, "delete", "pods", i);
                 Seen s = seen.get(i);
                 trials.add(new Trial(nanos(put.reached(), delete.reached()), nanos(put.received(), delete.reached()),
-                        nanos(put.reached(), list.received()), nanos(list.received(), delete.received()),
+                        nanos(put.reached(), delete.received()), nanos(put.reached(), list.received()), nanos(list.received(), delete.received()),
                         delete.took().toNanos(), s.podGoneArrived() - s.sliceEventArrived(),
                         s.podGoneArrived() - s.putStarted()));
             }
@@ -260,6 +260,7 @@ class WeederFirstDeletionBenchIT {
         out.append(String.format(Locale.ROOT, "  %-62s %8s %8s %8s %8s%n", "milliseconds", "p50", "p99", "min", "max"));
         line(out, "API server: slice update done -> pod DELETE done", trials, Trial::recordedSliceToDeletion);
         line(out, "API server: slice update received -> pod DELETE done", trials, Trial::receivedPutToDeletion);
+        line(out, "  slice update done -> weeder's DELETE received (the weeder's part)", trials, Trial::sliceToDeleteSent);
         line(out, "  slice update done -> weeder's pod LIST received", trials, Trial::sliceToWeederList);
         line(out, "  pod LIST received -> DELETE received", trials, Trial::listToDelete);
         line(out, "  DELETE received -> done", trials, Trial::deleteTook);
