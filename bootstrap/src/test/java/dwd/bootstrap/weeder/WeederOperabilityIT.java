@@ -105,7 +105,7 @@ class WeederOperabilityIT {
                 .until(() -> core.listNamespacedPod(namespace).execute().getItems().isEmpty());
 
         // Metrics.
-        Map<String, String> service = Map.of("namespace", namespace, "service", "etcd-main-client");
+        Map<String, String> service = Map.of("shoot", namespace, "service", "etcd-main-client", "owner", "ReplicaSet/" + OWNER);
         await("the deletion is counted").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
                 .until(() -> PrometheusText.parse(leader.metrics()).sum("dwd_pods_deleted_total", service) == 1);
         PrometheusText metrics = PrometheusText.parse(leader.metrics());
