@@ -126,8 +126,8 @@ class MonitoringIT {
         String unreachable = controlPlane.createNamespace("shoot--dev--unreachable");
         var unreachableShoot = new SeedFixture(controlPlane.apiClient(), unreachable);
         cleanup.add(unreachableShoot);
-        unreachableShoot.createKubeconfigSecret(controlPlane.selfContainedKubeconfig()
-                .replaceAll("server: \\S+", "server: https://127.0.0.1:" + DwdProcess.freePort()));
+        unreachableShoot.createKubeconfigSecret(withServer(controlPlane.selfContainedKubeconfig(),
+                "https://127.0.0.1:" + DwdProcess.freePort())); // nothing listens there
         unreachableShoot.createGardenerDependents();
         unreachableShoot.createCluster("8s");
         // A crash-looping kube-apiserver pod in the first shoot, waiting for etcd-main-client to turn ready.
@@ -215,6 +215,17 @@ class MonitoringIT {
                         DwdProcess.REPOSITORY.resolve(file), dir));
         assertThat(prober.terminate()).isEqualTo(143);
         assertThat(weeder.terminate()).isEqualTo(143);
+    }
+
+    /** {@code kubeconfig} pointing at {@code server}. */
+    @SuppressWarnings("unchecked")
+    static String withServer(String kubeconfig, String server) {
+        var yaml = new org.yaml.snakeyaml.Yaml();
+        Map<String, Object> document = yaml.load(kubeconfig);
+        for (Object entry : (List<Object>) document.get("clusters")) {
+            ((Map<String, Object>) ((Map<String, Object>) entry).get("cluster")).put("server", server);
+        }
+        return yaml.dump(document);
     }
 
     /** dwd-rules.yaml with the meltdown alert's 30 minutes cut to seconds. */

@@ -49,14 +49,19 @@ final class PanelPicture {
         panels.put("Scale operations by direction and result", List.of());
         panels.put("Scale-downs in effect", List.of("B")); // for how long; A is the instant it began
         panels.put("Probe failures by stage and reason", List.of());
-        panels.put("API request latency", List.of());
+        panels.put("API request latency", List.of("A")); // p99
         panels.put("Pods deleted by shoot and owner", List.of());
         panels.put("Leader per role", List.of());
         return panels;
     }
 
     /** Writes {@code png}; the page and Chromium's profile go to {@code dir}. */
-    static void draw(Instant start, Instant end, Map<String, PanelData> panels, AlertWatch alerts, Path png, Path dir) {
+    static void draw(Instant runStart, Instant end, Map<String, PanelData> panels, AlertWatch alerts, Path png, Path dir) {
+        // The picture starts with the first scrape, a moment before the processes' first values.
+        Instant start = PANELS.keySet().stream().map(panels::get).flatMap(panel -> panel.byRef().values().stream())
+                .flatMap(List::stream).flatMap(series -> series.points().stream())
+                .map(point -> Instant.ofEpochMilli((long) (point.time() * 1000)).minusSeconds(2))
+                .min(Instant::compareTo).filter(first -> first.isAfter(runStart)).orElse(runStart);
         Path chromium = MonitoringFiles.tool("chromium").orElseThrow(
                 () -> new IllegalStateException("chromium not found: install Debian's chromium package"));
         var page = new StringBuilder("""
@@ -72,7 +77,7 @@ final class PanelPicture {
                 .append("<p>deploy/monitoring/dwd-dashboard.json, its queries run against Prometheus scraping ./dwd prober and ")
                 .append("./dwd weeder (MonitoringIT, ")
                 .append(DateTimeFormatter.ISO_LOCAL_DATE.format(start.atZone(ZoneOffset.UTC)))
-                .append("); x axis: seconds into the run.</p>");
+                .append("); x axis: seconds since the first scrape.</p>");
         page.append(alertStrip(alerts, start, end));
         page.append("<div class=\"grid\">");
         PANELS.forEach((title, refs) -> {
@@ -114,13 +119,17 @@ final class PanelPicture {
         String state = null;
         List<AlertWatch.Change> changes = new ArrayList<>(alerts.changes().stream()
                 .filter(change -> change.alert().equals(MonitoringIT.MELTDOWN_ALERT)).toList());
-        changes.add(new AlertWatch.Change(end, MonitoringIT.MELTDOWN_ALERT, "", "resolved"));
+        changes.add(new AlertWatch.Change(end, MonitoringIT.MELTDOWN_ALERT, "", "end"));
         for (AlertWatch.Change change : changes) {
-            if (state != null && !state.equals("resolved")) {
-                double x = 6 + width * seconds(start, since) / span;
+            if (state != null) {
+                double x = 6 + width * Math.max(0, seconds(start, since)) / span;
                 double w = width * seconds(since, change.at()) / span;
-                svg.append("<rect x=\"%.1f\" y=\"20\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>"
-                        .formatted(x, w, state.equals("firing") ? "#d62728" : "#ffb000"));
+                String fill = switch (state) {
+                    case "firing" -> "#d62728";
+                    case "pending" -> "#ffb000";
+                    default -> "#2ca02c";
+                };
+                svg.append("<rect x=\"%.1f\" y=\"20\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>".formatted(x, w, fill));
                 svg.append("<text x=\"%.1f\" y=\"33\" style=\"fill:#fff\">%s</text>".formatted(x + 4, state));
             }
             since = change.at();
