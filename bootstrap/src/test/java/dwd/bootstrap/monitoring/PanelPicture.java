@@ -78,12 +78,16 @@ final class PanelPicture {
                 .append("./dwd weeder (MonitoringIT, ")
                 .append(DateTimeFormatter.ISO_LOCAL_DATE.format(start.atZone(ZoneOffset.UTC)))
                 .append("); x axis: seconds since the first scrape.</p>");
-        page.append(alertStrip(alerts, start, end));
+        page.append("<p>Background: alert ").append(MonitoringIT.MELTDOWN_ALERT).append(" (its 30 minutes cut to ")
+                .append(MonitoringIT.MELTDOWN_ALERT_FOR.toSeconds())
+                .append(" s) <span style=\"background:#ffb00040\">&nbsp;pending&nbsp;</span> ")
+                .append("<span style=\"background:#d6272840\">&nbsp;firing&nbsp;</span>, then resolved.</p>");
+        List<AlertSpan> spans = alertSpans(alerts, end);
         page.append("<div class=\"grid\">");
         PANELS.forEach((title, refs) -> {
             PanelData panel = panels.get(title);
             assertThat(panel).as("panel %s", title).isNotNull();
-            page.append(chart(panel, refs, start, end));
+            page.append(chart(panel, refs, spans, start, end));
         });
         page.append("</div></body></html>\n");
         try {
@@ -91,7 +95,7 @@ final class PanelPicture {
             Files.createDirectories(png.getParent());
             var command = List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                     "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                    "--hide-scrollbars", "--user-data-dir=" + dir.resolve("chromium"), "--window-size=1312,1240",
+                    "--hide-scrollbars", "--user-data-dir=" + dir.resolve("chromium"), "--window-size=1312,1150",
                     "--screenshot=" + png, html.toUri().toString());
             var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("chromium.log").toFile());
             builder.environment().put("HOME", dir.toString()); // its caches stay in the test's directory
@@ -107,38 +111,30 @@ final class PanelPicture {
         }
     }
 
-    /** The meltdown alert's states over the run: pending (amber) and firing (red). */
-    private static String alertStrip(AlertWatch alerts, Instant start, Instant end) {
-        double span = seconds(start, end);
-        double width = 1240;
-        var svg = new StringBuilder("<svg width=\"1252\" height=\"44\" style=\"margin-bottom:12px\">")
-                .append("<text x=\"6\" y=\"14\">alert ").append(MonitoringIT.MELTDOWN_ALERT)
-                .append(" (for cut to ").append(MonitoringIT.MELTDOWN_ALERT_FOR.toSeconds())
-                .append(" s): pending, firing, resolved</text>");
-        Instant since = null;
-        String state = null;
+    /** A stretch of time during which the meltdown alert was in {@code state}. */
+    private record AlertSpan(Instant from, Instant to, String state) {
+        String fill() {
+            return state.equals("firing") ? "#d62728" : "#ffb000";
+        }
+    }
+
+    /** The meltdown alert's pending and firing spans over the run. */
+    private static List<AlertSpan> alertSpans(AlertWatch alerts, Instant end) {
+        var spans = new ArrayList<AlertSpan>();
+        AlertWatch.Change previous = null;
         List<AlertWatch.Change> changes = new ArrayList<>(alerts.changes().stream()
                 .filter(change -> change.alert().equals(MonitoringIT.MELTDOWN_ALERT)).toList());
         changes.add(new AlertWatch.Change(end, MonitoringIT.MELTDOWN_ALERT, "", "end"));
         for (AlertWatch.Change change : changes) {
-            if (state != null) {
-                double x = 6 + width * Math.max(0, seconds(start, since)) / span;
-                double w = width * seconds(since, change.at()) / span;
-                String fill = switch (state) {
-                    case "firing" -> "#d62728";
-                    case "pending" -> "#ffb000";
-                    default -> "#2ca02c";
-                };
-                svg.append("<rect x=\"%.1f\" y=\"20\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>".formatted(x, w, fill));
-                svg.append("<text x=\"%.1f\" y=\"33\" style=\"fill:#fff\">%s</text>".formatted(x + 4, state));
+            if (previous != null && List.of("pending", "firing").contains(previous.state())) {
+                spans.add(new AlertSpan(previous.at(), change.at(), previous.state()));
             }
-            since = change.at();
-            state = change.state();
+            previous = change;
         }
-        return svg.append("</svg>").toString();
+        return spans;
     }
 
-    private static String chart(PanelData panel, List<String> refs, Instant start, Instant end) {
+    private static String chart(PanelData panel, List<String> refs, List<AlertSpan> spans, Instant start, Instant end) {
         double t0 = start.toEpochMilli() / 1000.0;
         double span = seconds(start, end);
         var lines = new ArrayList<String>();
@@ -188,6 +184,12 @@ final class PanelPicture {
             double x = PLOT_LEFT + PLOT_WIDTH * second / span;
             svg.append("<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>".formatted(x, PLOT_TOP + PLOT_HEIGHT + 14,
                     second));
+        }
+        for (AlertSpan alert : spans) {
+            double from = PLOT_LEFT + PLOT_WIDTH * Math.max(0, seconds(start, alert.from())) / span;
+            double to = PLOT_LEFT + PLOT_WIDTH * Math.min(span, seconds(start, alert.to())) / span;
+            svg.append("<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" fill-opacity=\"0.15\"/>"
+                    .formatted(from, PLOT_TOP, Math.max(0, to - from), PLOT_HEIGHT, alert.fill()));
         }
         lines.forEach(svg::append);
         for (int i = 0; i < labels.size() && i < 6; i++) {
