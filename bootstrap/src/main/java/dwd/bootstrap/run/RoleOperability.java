@@ -6,6 +6,7 @@ import dwd.adapters.k8s.leader.KubernetesLeaseStore;
 import dwd.adapters.k8s.leader.LeaderElectionTimings;
 import dwd.adapters.k8s.leader.LeaderElector;
 import dwd.adapters.metrics.ApiRequestMetrics;
+import dwd.adapters.metrics.HealthMetrics;
 import dwd.adapters.metrics.HealthServer;
 import dwd.adapters.metrics.MetricsServer;
 import dwd.adapters.metrics.ProcessMetrics;
@@ -31,9 +32,10 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * What every role runs around its work, the same for the prober and the weeder: identity and user
- * agent, the metrics registry with JVM, process, API-request, leader and event series, leader
- * election on the role's Lease, Kubernetes Events, {@code /healthz} and {@code /readyz},
- * {@code /metrics} with the role's status page, and the shutdown hook.
+ * agent, the metrics registry (every series labelled {@code role}) with JVM, process, API-request,
+ * leader, health-check and event series, leader election on the role's Lease, Kubernetes Events,
+ * {@code /healthz} and {@code /readyz}, {@code /metrics} with the role's status page, and the
+ * shutdown hook.
  *
  * <p>Use: {@link #prepare}, build the role's observers and runtime from {@link #seed()},
  * {@link #registry()}, {@link #leadership()} and {@link #events()}, add its liveness checks to
@@ -83,9 +85,11 @@ public final class RoleOperability {
     private RoleOperability(Settings settings, SeedConnection plainSeed, ProcessIdentity identity) {
         this.settings = settings;
         this.log = LogManager.getLogger("dwd." + settings.role());
+        registry.config().commonTags("role", settings.role()); // before any meter: every series says whose it is
         this.processMetrics = new ProcessMetrics(registry);
         this.traffic = new ApiRequestMetrics(registry, settings.apiTargets().toArray(String[]::new));
         String userAgent = "dwd/" + settings.version() + " (" + settings.role() + "; " + identity.identity() + ")";
+        var acquisitions = ProcessMetrics.leaderAcquisitions(registry, settings.lockName());
         this.seed = plainSeed.decorated(client -> {
             client.setUserAgent(userAgent);
             return RequestMetering.as("seed", traffic).apply(client);
@@ -98,6 +102,7 @@ public final class RoleOperability {
                 identity.identity(), timings, electorScheduler, new LeaderElector.Listener() {
                     @Override
                     public void startedLeading() {
+                        acquisitions.increment();
                         Thread.ofPlatform().name("dwd-start").start(() -> startOrExit());
                     }
 
@@ -169,6 +174,7 @@ public final class RoleOperability {
         } else {
             health.addReadiness(readinessWithoutElection);
         }
+        HealthMetrics.register(registry, health);
         var metrics = settings.metricsAddress().map(address -> MetricsServer.start(registry, address, statusPages));
         var healthServer = settings.healthAddress().map(address -> HealthServer.start(health, address));
 
