@@ -1,5 +1,6 @@
 package dwd.bootstrap.cli;
 
+import dwd.domain.config.GoDuration;
 import dwd.bootstrap.shadow.DryRunOption;
 import dwd.application.shadow.ShadowMode;
 import dwd.application.shadow.LoggingShadowObserver;
@@ -94,7 +95,7 @@ public final class ProberCommand implements Callable<Integer> {
         DryRunMode mode = started.mode();
         LOG.info("dwd prober starting: config {}, seed from {}, {} dependents, probe interval {}, lease failure fraction {},"
                 + " dry-run {}", options.configFile(), seed.source(), config.dependentResourceInfos().size(),
-                config.probeInterval(), config.nodeLeaseFailureFraction(), mode.flagValue());
+                GoDuration.format(config.probeInterval()), config.nodeLeaseFailureFraction(), mode.flagValue());
         return run(config, seed, started.election(), mode);
     }
 

@@ -1,5 +1,6 @@
 package dwd.bootstrap.cli;
 
+import dwd.domain.config.GoDuration;
 import dwd.bootstrap.shadow.DryRunOption;
 import dwd.application.shadow.ShadowMode;
 import dwd.application.shadow.LoggingShadowObserver;
@@ -78,7 +79,8 @@ public final class WeederCommand implements Callable<Integer> {
         SeedConnection seed = started.seed();
         DryRunMode mode = started.mode();
         LOG.info("dwd weeder starting: config {}, seed from {}, services {}, watch duration {}, dry-run {}",
-                options.configFile(), seed.source(), config.servicesAndDependantSelectors().keySet(), config.watchDuration(),
+                options.configFile(), seed.source(), config.servicesAndDependantSelectors().keySet(),
+                GoDuration.format(config.watchDuration()),
                 mode.flagValue());
         return run(config, seed, started.election(), mode);
     }

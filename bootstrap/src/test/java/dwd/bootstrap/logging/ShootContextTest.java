@@ -32,7 +32,7 @@ class ShootContextTest {
         assertThat(ShootContext.shootNamespace("dwd prober starting: config x")).isEmpty();
         assertThat(ShootContext.resource("scaled v1 ReplicationController rc-1 to 0"))
                 .contains("v1 ReplicationController rc-1");
-        assertThat(ShootContext.resource("probe interval PT2S, fraction 0.6")).isEmpty();
+        assertThat(ShootContext.resource("probe interval 2s, fraction 0.6")).isEmpty();
         LogEvent library = event("io.kubernetes.client.informer", "shoot--x: something");
         assertThat(new ShootContext().rewrite(library)).isSameAs(library);
     }

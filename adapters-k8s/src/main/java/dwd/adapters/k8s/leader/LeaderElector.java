@@ -1,5 +1,6 @@
 package dwd.adapters.k8s.leader;
 
+import dwd.domain.config.GoDuration;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Cancellable;
 import dwd.application.port.out.Leadership;
@@ -175,7 +176,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
             listener.startedLeading();
         }
         if (lost) {
-            lose("the Lease could not be renewed within the renew deadline of " + timings.renewDeadline());
+            lose("the Lease could not be renewed within the renew deadline of " + GoDuration.format(timings.renewDeadline()));
         }
     }
 
@@ -199,7 +200,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
                 return;
             }
         }
-        lose("no renewal of the Lease for the renew deadline of " + timings.renewDeadline());
+        lose("no renewal of the Lease for the renew deadline of " + GoDuration.format(timings.renewDeadline()));
     }
 
     private void lose(String why) {

@@ -1,5 +1,6 @@
 package dwd.adapters.k8s.prober;
 
+import dwd.domain.config.GoDuration;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ShootApi;
 import dwd.application.port.out.ShootClients;
@@ -33,7 +34,7 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
     public ShootApi open(String namespace, String secretName, Duration callTimeout) {
         if (callTimeout.isNegative() || callTimeout.isZero()) {
             throw new ApiFailure(ApiFailure.Kind.BAD_INPUT,
-                    "opening a client for shoot " + namespace + ": the call timeout must be positive, not " + callTimeout);
+                    "opening a client for shoot " + namespace + ": the call timeout must be positive, not " + GoDuration.format(callTimeout));
         }
         byte[] kubeconfig = secrets.kubeconfig(namespace, secretName, callTimeout);
         ApiClient client = tuneShootClient.apply(
