@@ -7,6 +7,9 @@ import org.apache.logging.log4j.core.config.Configurator;
 /** Maps the original's {@code --zap-log-level} onto Log4j's root level. */
 public final class LogLevels {
 
+    /** What {@link #parse} accepts, for messages. */
+    public static final String EXPECTED = "expected debug, info, error, panic or an integer > 0";
+
     private LogLevels() {
     }
 
@@ -31,8 +34,7 @@ public final class LogLevels {
                     }
                     yield verbosity == 1 ? Level.DEBUG : Level.TRACE;
                 } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("--zap-log-level=" + zapLevel
-                            + ": expected debug, info, error, panic or an integer > 0");
+                    throw new IllegalArgumentException("--zap-log-level=" + zapLevel + ": " + EXPECTED);
                 }
             }
         };

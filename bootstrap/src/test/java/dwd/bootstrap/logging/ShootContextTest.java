@@ -39,9 +39,9 @@ class ShootContextTest {
 
     @Test
     void logFormatsByNameAndZapEncoder() {
-        assertThat(LogSetup.parse("--log-format", "JSON")).isEqualTo(LogSetup.Format.JSON);
-        assertThat(LogSetup.parse("--zap-encoder", "console")).isEqualTo(LogSetup.Format.TEXT);
-        assertThatIllegalArgumentException().isThrownBy(() -> LogSetup.parse("--log-format", "xml"))
-                .withMessage("--log-format=xml: expected json or text");
+        assertThat(LogSetup.parse("JSON")).isEqualTo(LogSetup.Format.JSON);
+        assertThat(LogSetup.parse("console")).isEqualTo(LogSetup.Format.TEXT);
+        assertThatIllegalArgumentException().isThrownBy(() -> LogSetup.parse("xml"))
+                .withMessage("'xml': expected json or text");
     }
 }

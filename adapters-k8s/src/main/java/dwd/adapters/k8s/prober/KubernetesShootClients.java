@@ -1,6 +1,7 @@
 package dwd.adapters.k8s.prober;
 
 import dwd.domain.config.GoDuration;
+import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ShootApi;
 import dwd.application.port.out.ShootClients;
@@ -26,7 +27,13 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
 
     /** @param tuneShootClient applied to every shoot client built (e.g. to meter its requests) */
     public KubernetesShootClients(Supplier<ApiClient> newSeedClient, UnaryOperator<ApiClient> tuneShootClient) {
-        this.secrets = new KubeconfigSecrets(newSeedClient);
+        this(newSeedClient, tuneShootClient, null);
+    }
+
+    /** @param outages where an unreachable seed is reported by the secret watches; null: a log of their own */
+    public KubernetesShootClients(Supplier<ApiClient> newSeedClient, UnaryOperator<ApiClient> tuneShootClient,
+            OutageLog outages) {
+        this.secrets = new KubeconfigSecrets(newSeedClient, outages);
         this.tuneShootClient = tuneShootClient;
     }
 
