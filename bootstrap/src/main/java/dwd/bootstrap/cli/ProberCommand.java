@@ -120,7 +120,7 @@ public final class ProberCommand implements Callable<Integer> {
                 : config.probeTimeout().multipliedBy(4).plusSeconds(10);
         var loops = new LoopProgress("probe-loops", clock, tolerance);
         List<ProberObserver> observers = new ArrayList<>(List.of(
-                new LoggingProberObserver(),
+                new LoggingProberObserver(operability.seed().outages()::inOutage),
                 new ProberMetrics(operability.registry(), clock),
                 board,
                 new ProbeProgress(loops, clock, config.initialDelay()),

@@ -118,7 +118,7 @@ public final class RoleOperability {
         this.leadership = elector == null ? Leadership.always() : elector;
         ProcessMetrics.leaderStatus(registry, settings.lockName(), leadership::isLeading);
         this.events = new KubernetesEventRecorder(seed, settings.reportingController(),
-                KubernetesEventRecorder.instanceName(identity.host()), EVENT_QUEUE);
+                KubernetesEventRecorder.instanceName(identity.host()), EVENT_QUEUE, seed.outages());
         ProcessMetrics.eventCounts(registry, events, KubernetesEventRecorder::written, KubernetesEventRecorder::failed,
                 KubernetesEventRecorder::dropped);
     }

@@ -32,7 +32,13 @@ public final class SeedConnection implements Supplier<ApiClient> {
     private final OutageLog outages;
 
     private SeedConnection(String source, String server, Supplier<ApiClient> factory) {
-        this(source, factory, factory, new OutageLog("seed API server " + server));
+        this(source, new OutageLog("seed API server " + server), factory);
+    }
+
+    /** Every client notes in {@code outages} whether its calls are answered. */
+    private SeedConnection(String source, OutageLog outages, Supplier<ApiClient> factory) {
+        this(source, () -> outages.detecting().apply(factory.get()), () -> outages.detecting().apply(factory.get()),
+                outages);
     }
 
     private SeedConnection(String source, Supplier<ApiClient> factory, Supplier<ApiClient> unthrottled,

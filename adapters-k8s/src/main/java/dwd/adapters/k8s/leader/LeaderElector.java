@@ -208,9 +208,6 @@ public final class LeaderElector implements Leadership, AutoCloseable {
             outages.unreachable(failure, timings.retryPeriod());
             return;
         }
-        if (outages != null) {
-            outages.answered();
-        }
         boolean warn;
         synchronized (this) {
             warn = !warned && !failure.is(ApiFailure.Kind.CONFLICT);
@@ -225,9 +222,6 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     }
 
     private void attemptSucceeded() {
-        if (outages != null) {
-            outages.answered();
-        }
         int failed;
         boolean hadWarned;
         synchronized (this) {

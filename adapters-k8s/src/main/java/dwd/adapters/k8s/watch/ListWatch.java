@@ -43,8 +43,9 @@ import org.apache.logging.log4j.Logger;
  *     5–10 minutes) is resumed from the last resourceVersion seen, without a list; one the server
  *     answers with 410 Gone is followed by a fresh list, after which vanished objects are reported
  *     deleted and the others changed.</li>
- * <li>Failures are retried with exponential back-off (1s, 2s, 4s … 30s, plus up to 20 % jitter);
- *     a watch that ends at once, without an event, counts as a failure.</li>
+ * <li>Failures are retried with exponential back-off (1s, 2s, 4s … 30s, plus up to 20 % jitter),
+ *     or after the server's {@code Retry-After} when that is longer; a watch that ends at once,
+ *     without an event, counts as a failure.</li>
  * <li>Failures are logged, never with a stack trace above debug level: an unreachable or
  *     overloaded server through the process-wide {@link OutageLog} (one warning per outage), any
  *     other failure once per distinct message, with a line when listing works again.</li>
@@ -236,7 +237,9 @@ public final class ListWatch<T> implements AutoCloseable {
                 if (isClosed()) {
                     return;
                 }
-                Duration wait = jittered(backoff);
+                Duration current = backoff;
+                Duration wait = failure.retryAfter().filter(asked -> asked.compareTo(current) > 0)
+                        .orElse(jittered(current));
                 report(failure, wait);
                 try {
                     if (closed.await(wait.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -352,21 +355,14 @@ public final class ListWatch<T> implements AutoCloseable {
                     : ApiFailures.translate(action, e);
         }
         if (response.isSuccessful()) {
-            outages.answered();
             return response;
         }
         try (response) {
             if (response.code() == GONE) {
-                outages.answered();
                 throw new Expired();
             }
             String body = errorBody(response);
-            ApiFailure failure = ApiFailures.translate(action,
-                    new ApiException(response.code(), response.headers().toMultimap(), body));
-            if (!OutageLog.isOutage(failure)) {
-                outages.answered();
-            }
-            throw failure;
+            throw ApiFailures.translate(action, new ApiException(response.code(), response.headers().toMultimap(), body));
         }
     }
 

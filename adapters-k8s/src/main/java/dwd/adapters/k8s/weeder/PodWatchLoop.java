@@ -142,7 +142,6 @@ final class PodWatchLoop implements Runnable {
         } catch (ApiException | RuntimeException e) {
             return failed("listing", e);
         }
-        outages.answered();
         return watchFrom(resourceVersion);
     }
 
@@ -246,7 +245,6 @@ final class PodWatchLoop implements Runnable {
     }
 
     private void recovered() {
-        outages.answered();
         if (failing) {
             failing = false;
             LOG.log(System.Logger.Level.INFO, namespace + ": watching pods " + selector + " again");
