@@ -41,8 +41,8 @@ public final class LogLevels {
     }
 
     /**
-     * Called when a stop was requested: client-java's informers log their expected interruption
-     * as an ERROR with a stack trace, which would alarm an operator reading a clean shutdown.
+     * Silences client-java's informer classes. dwd's roles no longer use them (they watch with their
+     * own list-watch loop, whose stop logs nothing); kept for callers that still run them in-process.
      */
     public static void quietInformersForShutdown() {
         Configurator.setLevel("io.kubernetes.client.informer", Level.OFF);

@@ -185,7 +185,6 @@ public final class RoleOperability {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("dwd {}: stop requested, shutting down", settings.role());
             health.markStopping();
-            LogLevels.quietInformersForShutdown();
             work.close();
             if (elector != null) {
                 elector.close(); // after the last write: releasing lets a standby take over at once

@@ -11,18 +11,8 @@ import com.google.gson.JsonParser;
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import dwd.bootstrap.DwdProcess;
-import io.kubernetes.client.custom.V1Patch;
+import dwd.bootstrap.WeederObjects;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.apis.DiscoveryV1Api;
-import io.kubernetes.client.openapi.models.V1Container;
-import io.kubernetes.client.openapi.models.V1Endpoint;
-import io.kubernetes.client.openapi.models.V1EndpointConditions;
-import io.kubernetes.client.openapi.models.V1EndpointSlice;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.openapi.models.V1PodSpec;
-import io.kubernetes.client.util.PatchUtils;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,8 +39,6 @@ class SeedOutageIT {
     private static final Duration OUTAGE = Duration.ofSeconds(10);
     /** At most one warning in any such window, per role. */
     private static final Duration WARNING_SPACING = Duration.ofSeconds(5);
-    private static final Map<String, String> APISERVER_LABELS = Map.of("gardener.cloud/role", "controlplane",
-            "role", "apiserver");
 
     private final List<AutoCloseable> cleanup = new ArrayList<>();
 
@@ -76,7 +63,7 @@ class SeedOutageIT {
         List<String> nodes = seed.createNodes(5);
         seed.startKubelets();
         seed.createCluster("8s");
-        createEtcdSlice(client, namespace, false);
+        WeederObjects.createEtcdSlice(client, namespace, false);
 
         FaultProxy proxy = proxyTo(controlPlane);
         Path seedKubeconfig = Files.writeString(dir.resolve("seed.kubeconfig"), proxy.kubeconfig());
@@ -94,7 +81,7 @@ class SeedOutageIT {
                 .until(() -> prober.log().contains(namespace + ": lease probe: SCALE_UP")
                         && weeder.log().contains("weeder running"));
         // etcd-main-client turns ready: a weeder starts and watches the namespace's pods.
-        markEtcdSliceReady(client, namespace);
+        WeederObjects.markEtcdSliceReady(client, namespace);
         await("a weeder watches the pods").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                 .until(() -> weeder.metricsPage("/weeders").contains(namespace));
 
@@ -116,7 +103,7 @@ class SeedOutageIT {
         await("the prober scales down after the outage").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> seed.replicas(KCM) == 0 && seed.replicas(MCM) == 0 && seed.replicas(CA) == 0);
         // The weeder's pod watch resumed: a pod that starts crash-looping now is deleted.
-        createCrashLoopingPod(client, namespace, "kube-apiserver-after-outage");
+        WeederObjects.createCrashLoopingPod(client, namespace, "kube-apiserver-after-outage");
         await("the weeder deletes the crash-looping pod").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> weeder.log().contains(namespace + ": deleted pod kube-apiserver-after-outage"));
 
@@ -191,34 +178,5 @@ class SeedOutageIT {
     private static List<JsonObject> jsonLines(String log) {
         return log.lines().filter(line -> line.startsWith("{"))
                 .map(line -> JsonParser.parseString(line).getAsJsonObject()).toList();
-    }
-
-    private static void createEtcdSlice(ApiClient client, String namespace, boolean ready) throws Exception {
-        new DiscoveryV1Api(client).createNamespacedEndpointSlice(namespace, new V1EndpointSlice()
-                .metadata(new V1ObjectMeta().name("etcd-main-client-x")
-                        .labels(Map.of("kubernetes.io/service-name", "etcd-main-client")))
-                .addressType("IPv4")
-                .endpoints(List.of(new V1Endpoint().addresses(List.of("10.0.0.1"))
-                        .conditions(new V1EndpointConditions().ready(ready))))).execute();
-    }
-
-    private static void markEtcdSliceReady(ApiClient client, String namespace) throws Exception {
-        PatchUtils.patch(Object.class, () -> new DiscoveryV1Api(client).patchNamespacedEndpointSlice("etcd-main-client-x",
-                namespace, new V1Patch("{\"endpoints\":[{\"addresses\":[\"10.0.0.1\"],\"conditions\":{\"ready\":true}}]}"))
-                .buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
-    }
-
-    /** A pod of kube-apiserver's labels in CrashLoopBackOff (no kubelet here: the status is written directly). */
-    private static void createCrashLoopingPod(ApiClient client, String namespace, String name) throws Exception {
-        var core = new CoreV1Api(client);
-        core.createNamespacedPod(namespace, new V1Pod()
-                .metadata(new V1ObjectMeta().name(name).labels(APISERVER_LABELS))
-                .spec(new V1PodSpec().overhead(null) // client-java sends {}, which the server rejects without a RuntimeClass
-                        .containers(List.of(new V1Container().name("kube-apiserver").image("x")))))
-                .execute();
-        PatchUtils.patch(Object.class, () -> core.patchNamespacedPodStatus(name, namespace, new V1Patch(
-                "{\"status\":{\"containerStatuses\":[{\"name\":\"kube-apiserver\",\"image\":\"x\",\"imageID\":\"\","
-                        + "\"ready\":false,\"restartCount\":3,\"state\":{\"waiting\":{\"reason\":\"CrashLoopBackOff\"}}}]}}"))
-                .buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
     }
 }
