@@ -204,7 +204,7 @@ public final class RoleOperability {
             try {
                 work.start();
             } catch (RuntimeException e) {
-                log.error("dwd {} could not start: {}", settings.role(), e.getMessage(), e);
+                couldNotStart(e);
                 return 1;
             }
         }
@@ -220,9 +220,15 @@ public final class RoleOperability {
         try {
             runtime.start();
         } catch (RuntimeException e) {
-            log.error("dwd {} could not start: {}", settings.role(), e.getMessage(), e);
+            couldNotStart(e);
             exitAsync("start-up failed while leading; exiting with status 1");
         }
+    }
+
+    /** The reason in one line (e.g. a cache that did not sync in time); the stack trace at debug level. */
+    private void couldNotStart(RuntimeException e) {
+        log.error("dwd {} could not start: {}", settings.role(), e.getMessage());
+        log.debug("dwd {} could not start", settings.role(), e);
     }
 
     /** Exits from a thread of its own: the shutdown hook must not wait for the thread that called exit. */
