@@ -83,7 +83,7 @@ public class DwdProcess implements AutoCloseable {
     }
 
     /** A page of the metrics server, e.g. {@code /probes} or {@code /weeders}. */
-    protected String metricsPage(String path) throws IOException {
+    public String metricsPage(String path) throws IOException {
         return get(metricsPort, path).body();
     }
 

@@ -159,6 +159,8 @@ class OperabilityEndpointsTest {
     void jsonEscapesAndWritesNullForEmpty() {
         assertThat(Json.write(Map.of("a", "x\"y\n"))).isEqualTo("{\"a\":\"x\\\"y\\n\"}");
         assertThat(Json.write(List.of(Optional.empty(), 1, true, Double.NaN))).isEqualTo("[null,1,true,null]");
+        assertThat(Json.write(List.of(java.time.Duration.ofSeconds(90), java.time.Duration.ofMillis(500))))
+                .as("durations as users type them").isEqualTo("[\"1m30s\",\"500ms\"]");
     }
 
     private static HttpResponse<String> get(HttpClient http, int port, String path) throws Exception {
