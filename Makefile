@@ -16,7 +16,7 @@ help:
 
 ## test: the whole verification — unit, ArchUnit, integration on a real kube-apiserver, launch smoke test.
 test: control-plane
-	$(MVN) verify -Ddwd.controlPlane.dir="$$(scripts/control-plane --path)"
+	DWD_CONTROL_PLANE_DIR="$$(scripts/control-plane --path)" $(MVN) verify
 
 build:
 	$(MVN) package -DskipTests
