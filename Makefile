@@ -4,12 +4,13 @@
 MVN := scripts/mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: help test demo build control-plane mutation bench clean
+.PHONY: help test demo build app image control-plane mutation bench clean
 
 help:
 	@echo "make demo           play a meltdown and a recovery on a local control plane"
 	@echo "make test           build everything and run unit, architecture and integration tests"
-	@echo "make build          package the application (./dwd runs it)"
+	@echo "make build          package the application (./dwd runs it; it also rebuilds by itself when sources change)"
+	@echo "make image          build the container image dwd:<version> with podman (docs/deploy.md)"
 	@echo "make control-plane  build (once) the local etcd + kube-apiserver + kubectl"
 	@echo "make mutation       mutation-test the domain with PIT"
 	@echo "make bench          run the benchmarks"
@@ -19,12 +20,16 @@ test: control-plane
 	DWD_CONTROL_PLANE_DIR="$$(scripts/control-plane --path)" $(MVN) verify
 
 build:
-	$(MVN) package -DskipTests
+	@scripts/build-app
+
+## app: the packaged application, rebuilt only when a source or pom is newer than the last build.
+app:
+	@scripts/build-app --if-stale
 
 control-plane:
 	@scripts/control-plane >/dev/null
 
-demo: control-plane
+demo: control-plane app
 	./dwd demo
 
 mutation:
