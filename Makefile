@@ -4,7 +4,7 @@
 MVN := scripts/mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: help test demo build app image control-plane mutation bench clean
+.PHONY: help test demo build app image control-plane mutation bench bench-image clean
 
 help:
 	@echo "make demo           play a meltdown and a recovery on a local control plane"
@@ -14,6 +14,7 @@ help:
 	@echo "make control-plane  build (once) the local etcd + kube-apiserver + kubectl"
 	@echo "make mutation       mutation-test the domain with PIT"
 	@echo "make bench          run the benchmarks"
+	@echo "make bench-image    measure the image: start-up with and without its AOT cache, memory and CPU of the roles"
 
 ## test: the whole verification — unit, ArchUnit, integration on a real kube-apiserver, launch smoke test.
 test: control-plane
@@ -26,6 +27,10 @@ build:
 app:
 	@scripts/build-app --if-stale
 
+## image: dwd:<version> with podman (the AOT cache is trained against the local control plane).
+image: control-plane app
+	@scripts/image
+
 control-plane:
 	@scripts/control-plane >/dev/null
 
@@ -37,6 +42,10 @@ mutation:
 
 bench:
 	$(MVN) -Pbench -pl domain -am verify -DskipTests
+
+bench-image: control-plane app
+	@scripts/image --bench
+	@scripts/image --resources
 
 clean:
 	$(MVN) clean

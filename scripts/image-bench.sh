@@ -63,12 +63,13 @@ image_resources() {
 }
 
 resources_of() {
-  local image=$1 what=$2 role=$3 config=$4 name pid ticks0 ticks1 rss max_rss=0 cgroup sample
+  local image=$1 what=$2 role=$3 config=$4 name pid ticks0 ticks1 rss max_rss=0 cgroup sample metrics heap
   name=dwd-resources-$$-$role
+  metrics=$(seed_free_port)
   "${podman[@]}" run -d --name "$name" --network=host --read-only --tmpfs /tmp --user 65532 --cap-drop=ALL \
     "${limits[@]}" -v "$config:/etc/dwd/config.yaml:ro" -v "$seed_dir/seed.kubeconfig:/etc/dwd/kubeconfig:ro" \
     "$image" "$role" --config-file /etc/dwd/config.yaml --kubeconfig /etc/dwd/kubeconfig \
-    --metrics-bind-addr="127.0.0.1:$(seed_free_port)" --health-bind-addr="127.0.0.1:$(seed_free_port)" >/dev/null
+    --metrics-bind-addr="127.0.0.1:$metrics" --health-bind-addr="127.0.0.1:$(seed_free_port)" >/dev/null
   pid=$(podman inspect --format '{{.State.Pid}}' "$name")
   sleep 60
   ticks0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
@@ -79,7 +80,8 @@ resources_of() {
     (( rss > max_rss )) && max_rss=$rss
   done
   ticks1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+  heap=$(curl -s "http://127.0.0.1:$metrics/metrics" | awk '/^jvm_memory_used_bytes\{.*area="heap"/ {sum += $NF} END {printf "%.0f", sum / 1048576}')
   podman stop --time 30 "$name" >/dev/null; podman rm -f "$name" >/dev/null
   awk -v w="$what" -v r="$max_rss" -v c="$cgroup" -v t=$((ticks1 - ticks0)) -v hz="$(getconf CLK_TCK)" \
-    'BEGIN { printf "resources: %-40s RSS max %.0f MiB, cgroup at the end %s, CPU %.0f millicores (120 s average)\n", w, r / 1024, c, t / hz / 120 * 1000 }' >&2
+    -v h="$heap" 'BEGIN { printf "resources: %-40s RSS max %.0f MiB (heap in use at the end %s MiB), cgroup at the end %s, CPU %.0f millicores (120 s average)\n", w, r / 1024, h, c, t / hz / 120 * 1000 }' >&2
 }
