@@ -27,8 +27,8 @@ build:
 app:
 	@scripts/build-app --if-stale
 
-## image: dwd:<version> with podman (the AOT cache is trained against the local control plane).
-image: control-plane app
+## image: dwd:<version> with podman (docs/deploy.md).
+image: app
 	@scripts/image
 
 control-plane:

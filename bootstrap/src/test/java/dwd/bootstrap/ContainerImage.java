@@ -84,7 +84,8 @@ public final class ContainerImage {
     /**
      * Starts {@code dwd <args>} in a container named {@code name} (output in {@code dir/name.log}), with each
      * host file of {@code mounts} mounted read-only at its container path. SIGTERM to the returned process
-     * reaches the container (podman's signal proxy); closing it also removes the container.
+     * ({@link DwdProcess#terminate()}) reaches the container through podman's signal proxy; closing it also
+     * removes the container.
      */
     public Container start(Path dir, String name, Map<Path, String> mounts, int metricsPort, int healthPort, List<String> args)
             throws IOException, InterruptedException {
@@ -138,7 +139,7 @@ public final class ContainerImage {
         run(podman("rm", "--force", "--ignore", name));
     }
 
-    /** A running container of the image: a {@link DwdProcess} whose process is {@code podman run}. */
+    /** A container of the image: a {@link DwdProcess} whose process is {@code podman run}. */
     public static final class Container extends DwdProcess {
 
         private final String name;
@@ -146,16 +147,6 @@ public final class ContainerImage {
         Container(String name, DwdProcess launched) {
             super(launched);
             this.name = name;
-        }
-
-        /** Stops the container as Kubernetes does (SIGTERM, then SIGKILL after 30 s) and returns its exit status. */
-        public int stop() throws IOException, InterruptedException {
-            run(podman("stop", "--time", "30", name));
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                return -1;
-            }
-            return process.exitValue();
         }
 
         @Override
