@@ -18,6 +18,7 @@ help:
 
 ## test: the whole verification — unit, ArchUnit, integration on a real kube-apiserver, launch smoke test.
 test: control-plane
+	@command -v podman >/dev/null || echo "make test: podman is not installed, so the image tests skip (apt-get install -y podman runc)"
 	DWD_CONTROL_PLANE_DIR="$$(scripts/control-plane --path)" $(MVN) verify
 
 build:

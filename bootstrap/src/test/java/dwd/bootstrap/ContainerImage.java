@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  */
 public final class ContainerImage {
 
-    /** Why the image tests skip on a machine without podman. */
+    /** The condition of the image tests ({@code @EnabledIf}), and why they skip on a machine without podman. */
+    public static final String PODMAN_INSTALLED = "dwd.bootstrap.ContainerImage#podmanInstalled";
     public static final String PODMAN_MISSING =
             "podman is not installed: the image tests skip (Debian: apt-get install -y podman runc)";
 

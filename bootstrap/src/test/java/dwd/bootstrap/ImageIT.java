@@ -1,7 +1,6 @@
 package dwd.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,11 +9,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 
 /**
  * The image of {@code make image}: what it says about itself (dwd version, OCI labels, SBOM) and how it
  * runs. ProberImageIT and WeederImageIT have it protect a shoot; all skip where podman is missing.
  */
+@EnabledIf(value = ContainerImage.PODMAN_INSTALLED, disabledReason = ContainerImage.PODMAN_MISSING)
 class ImageIT {
 
     static final Pattern VERSION = Pattern.compile(
@@ -25,7 +26,6 @@ class ImageIT {
 
     @BeforeAll
     static void buildTheImage() throws Exception {
-        assumeTrue(ContainerImage.podmanInstalled(), ContainerImage.PODMAN_MISSING);
         image = ContainerImage.get();
     }
 

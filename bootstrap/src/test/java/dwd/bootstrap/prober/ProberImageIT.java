@@ -5,7 +5,6 @@ import static dwd.bootstrap.prober.ProberMeltdownIT.KCM;
 import static dwd.bootstrap.prober.ProberMeltdownIT.MCM;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
@@ -17,8 +16,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,14 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  * at /tmp, user 65532, no capabilities), with Gardener's config mounted read-only (delays shortened).
  */
 @WithLocalControlPlane
+@EnabledIf(value = ContainerImage.PODMAN_INSTALLED, disabledReason = ContainerImage.PODMAN_MISSING)
 class ProberImageIT {
 
     private final List<AutoCloseable> cleanup = new java.util.ArrayList<>();
-
-    @BeforeAll
-    static void podman() {
-        assumeTrue(ContainerImage.podmanInstalled(), ContainerImage.PODMAN_MISSING);
-    }
 
     @AfterEach
     void stopEverything() throws Exception {

@@ -2,7 +2,6 @@ package dwd.bootstrap.weeder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
@@ -14,8 +13,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,12 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * at /tmp, user 65532, no capabilities), with Gardener's weeder config mounted read-only.
  */
 @WithLocalControlPlane
+@EnabledIf(value = ContainerImage.PODMAN_INSTALLED, disabledReason = ContainerImage.PODMAN_MISSING)
 class WeederImageIT {
-
-    @BeforeAll
-    static void podman() {
-        assumeTrue(ContainerImage.podmanInstalled(), ContainerImage.PODMAN_MISSING);
-    }
 
     @Test
     void theImageDeletesACrashLoopingKubeApiServerWhenEtcdTurnsReady(LocalControlPlane controlPlane, ApiClient client,
