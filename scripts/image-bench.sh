@@ -49,6 +49,7 @@ image_bench() {
 # for the manifests' requests: an idle prober (one shoot, probed every 2 s), a prober on a typical seed
 # (DWD_BENCH_SHOOTS shoots, default 200, Gardener's config: every 30 s) and a weeder on that seed (Gardener's
 # config; no endpoint changes: idle). Each runs 60 s to settle, then is sampled every 10 s for 120 s.
+# DWD_BENCH_JAVA_OPTIONS goes to the roles' JVMs (e.g. -Xmx256m).
 image_resources() {
   local image=$1 shoots=${DWD_BENCH_SHOOTS:-200} i namespaces=()
   cp "$root/deploy/examples/prober-config.yaml" "$seed_dir/prober-typical.yaml"
@@ -67,7 +68,7 @@ resources_of() {
   name=dwd-resources-$$-$role
   metrics=$(seed_free_port)
   "${podman[@]}" run -d --name "$name" --network=host --read-only --tmpfs /tmp --user 65532 --cap-drop=ALL \
-    "${limits[@]}" -v "$config:/etc/dwd/config.yaml:ro" -v "$seed_dir/seed.kubeconfig:/etc/dwd/kubeconfig:ro" \
+    "${limits[@]}" ${DWD_BENCH_JAVA_OPTIONS:+-e "JDK_JAVA_OPTIONS=$DWD_BENCH_JAVA_OPTIONS"} -v "$config:/etc/dwd/config.yaml:ro" -v "$seed_dir/seed.kubeconfig:/etc/dwd/kubeconfig:ro" \
     "$image" "$role" --config-file /etc/dwd/config.yaml --kubeconfig /etc/dwd/kubeconfig \
     --metrics-bind-addr="127.0.0.1:$metrics" --health-bind-addr="127.0.0.1:$(seed_free_port)" >/dev/null
   pid=$(podman inspect --format '{{.State.Pid}}' "$name")
@@ -80,8 +81,12 @@ resources_of() {
     (( rss > max_rss )) && max_rss=$rss
   done
   ticks1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-  heap=$(curl -s "http://127.0.0.1:$metrics/metrics" | awk '/^jvm_memory_used_bytes\{.*area="heap"/ {sum += $NF} END {printf "%.0f", sum / 1048576}')
+  heap=$(curl -s "http://127.0.0.1:$metrics/metrics" | awk '
+    /^jvm_memory_used_bytes\{.*area="heap"/ { used += $NF }
+    /^jvm_gc_live_data_size_bytes/ { live = $NF }
+    /^jvm_gc_pause_seconds_sum/ { pause += $NF }
+    END { printf "%.0f MiB, live after the last old-generation GC %.0f MiB, GC pauses %.1f s in all", used / 1048576, live / 1048576, pause }')
   podman stop --time 30 "$name" >/dev/null; podman rm -f "$name" >/dev/null
   awk -v w="$what" -v r="$max_rss" -v c="$cgroup" -v t=$((ticks1 - ticks0)) -v hz="$(getconf CLK_TCK)" \
-    -v h="$heap" 'BEGIN { printf "resources: %-40s RSS max %.0f MiB (heap in use at the end %s MiB), cgroup at the end %s, CPU %.0f millicores (120 s average)\n", w, r / 1024, h, c, t / hz / 120 * 1000 }' >&2
+    -v h="$heap" 'BEGIN { printf "resources: %-40s RSS max %.0f MiB (heap in use at the end %s), cgroup at the end %s, CPU %.0f millicores (120 s average)\n", w, r / 1024, h, c, t / hz / 120 * 1000 }' >&2
 }
