@@ -154,6 +154,20 @@ public final class SeedFixture implements AutoCloseable {
         createDeployment("cluster-autoscaler", 1);
     }
 
+    /**
+     * The shoot the meltdown tests start from: its kubeconfig secret, Gardener's three dependents,
+     * {@code count} nodes whose leases are renewed like kubelets from now on, and the Cluster with
+     * a grace period of 8 s (leases expire 6 s, 0.75 × 8 s, after their last renewal). Returns the nodes.
+     */
+    List<String> createRenewingShoot(String kubeconfig, int count) throws ApiException {
+        createKubeconfigSecret(kubeconfig);
+        createGardenerDependents();
+        List<String> created = createNodes(count);
+        startKubelets();
+        createCluster("8s");
+        return created;
+    }
+
     /** {@code count} nodes named after the namespace, each with a Running Machine and a fresh lease. */
     public List<String> createNodes(int count) throws ApiException {
         var created = new java.util.ArrayList<String>();
