@@ -37,13 +37,15 @@ public final class LocalKubernetes implements AutoCloseable {
     static final Identity ADMIN = new Identity("dwd-demo-admin-token", "demo-admin", "system:masters");
 
     private final Path workDirectory;
+    private final Path binaries;
     private final List<Process> processes = new ArrayList<>();
     private final List<String> logFiles = new ArrayList<>();
     private final int apiServerPort;
     private String caData;
 
-    private LocalKubernetes(Path workDirectory, int apiServerPort) {
+    private LocalKubernetes(Path workDirectory, Path binaries, int apiServerPort) {
         this.workDirectory = workDirectory;
+        this.binaries = binaries;
         this.apiServerPort = apiServerPort;
     }
 
@@ -69,9 +71,9 @@ public final class LocalKubernetes implements AutoCloseable {
     public static LocalKubernetes start(Path binaries, Scheduler scheduler, List<Identity> extraIdentities) {
         try {
             Path work = Files.createTempDirectory("dwd-demo-");
-            var kubernetes = new LocalKubernetes(work, freePort());
+            var kubernetes = new LocalKubernetes(work, binaries, freePort());
             try {
-                kubernetes.launch(binaries, scheduler, extraIdentities);
+                kubernetes.launch(scheduler, extraIdentities);
             } catch (RuntimeException e) {
                 kubernetes.close();
                 throw e;
@@ -82,7 +84,7 @@ public final class LocalKubernetes implements AutoCloseable {
         }
     }
 
-    private void launch(Path binaries, Scheduler scheduler, List<Identity> extraIdentities) throws IOException {
+    private void launch(Scheduler scheduler, List<Identity> extraIdentities) throws IOException {
         int etcdPort = freePort();
         int peerPort = freePort();
         Files.createDirectories(workDirectory.resolve("certs"));
@@ -156,7 +158,7 @@ public final class LocalKubernetes implements AutoCloseable {
 
     private void start(List<String> command, String logFile) throws IOException {
         logFiles.add(logFile);
-        processes.add(new ProcessBuilder(command)
+        processes.add(new ProcessBuilder(ChildProcesses.owned(command))
                 .redirectErrorStream(true)
                 .redirectOutput(workDirectory.resolve(logFile).toFile())
                 .start());
@@ -206,6 +208,11 @@ public final class LocalKubernetes implements AutoCloseable {
         return processes.stream().map(Process::pid).toList();
     }
 
+    /** The kubectl built with the control plane, if it was. */
+    public Optional<Path> kubectl() {
+        return Optional.of(binaries.resolve("kubectl")).filter(Files::isExecutable);
+    }
+
     public Path workDirectory() {
         return workDirectory;
     }
@@ -213,22 +220,45 @@ public final class LocalKubernetes implements AutoCloseable {
     /** Stops kube-apiserver, then etcd (SIGTERM, then SIGKILL after 10 s), and removes the work directory. */
     @Override
     public void close() {
-        for (Process process : processes.reversed()) {
+        stop();
+    }
+
+    /**
+     * Stops kube-apiserver, then etcd (SIGTERM, then SIGKILL after 10 s), and removes the work
+     * directory; safe to call twice. Returns what it did, one line each.
+     */
+    public synchronized List<String> stop() {
+        var report = new ArrayList<String>();
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            Process process = processes.get(i);
+            String name = logFiles.get(i).replace(".log", "") + " (pid " + process.pid() + ")";
+            boolean wasAlive = process.isAlive();
             process.destroy();
             try {
                 if (!process.waitFor(10, TimeUnit.SECONDS)) {
                     process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                    report.add("stopped " + name + ": no exit 10s after SIGTERM, killed");
+                } else {
+                    report.add(wasAlive ? "stopped " + name : name + " had already exited with status " + process.exitValue());
                 }
             } catch (InterruptedException e) {
                 process.destroyForcibly();
                 Thread.currentThread().interrupt();
+                report.add("stopped " + name + ": killed (interrupted while waiting)");
             }
         }
-        try (Stream<Path> files = Files.walk(workDirectory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException ignored) {
-            // a temp directory left behind is harmless
+        processes.clear();
+        logFiles.clear();
+        if (Files.exists(workDirectory)) {
+            try (Stream<Path> files = Files.walk(workDirectory)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            } catch (IOException | UncheckedIOException ignored) {
+                // reported below
+            }
+            report.add(Files.exists(workDirectory) ? "could not remove the work directory " + workDirectory
+                    : "removed the work directory " + workDirectory);
         }
+        return report;
     }
 
     private static int freePort() throws IOException {
