@@ -178,6 +178,9 @@ public final class DemoCommand implements Callable<Integer> {
             nothingChanged(seed, versionsBefore);
         }
         boolean passed = narrator.summary();
+        if (!keep) {
+            narrator.endTimeline(); // what the roles do while they are stopped is not part of the story
+        }
         if (keep) {
             return keepRunning(kubernetes, kubeconfig, prober, weeder, timeline);
         }
@@ -424,7 +427,8 @@ public final class DemoCommand implements Callable<Integer> {
         seed.setServiceReady(ALPHA, "etcd-main-client", true);
         narrator.at(back, "alpha", "etcd comes back: the demo marks its endpoint ready again");
         boolean deleted = timeline.await(events -> events.stream()
-                .filter(e -> !e.at().isBefore(back) && e.is(Kind.POD_DELETED, ALPHA)).count() >= 2, STEP_TIMEOUT);
+                .filter(e -> !e.at().isBefore(back) && e.is(Kind.POD_DELETED, ALPHA)).count() >= 2
+                && events.stream().anyMatch(e -> !e.at().isBefore(back) && e.is(Kind.WEEDER, ALPHA)), STEP_TIMEOUT);
         List<Event> deletions = timeline.since(back).stream().filter(e -> e.is(Kind.POD_DELETED, ALPHA)).toList();
         boolean podsKept = !mode.isShadow() || podsStillThere(seed);
         narrator.check("4 etcd recovers", mode.isShadow() ? "would delete both crash-looping kube-apiserver pods; both still there"

@@ -36,6 +36,7 @@ final class Narrator {
             Comparator.comparing(Timed::at).thenComparingLong(Timed::sequence));
     private long sequence;
     private boolean muted;
+    private boolean timelineEnded;
     private volatile Instant origin;
 
     Narrator(PrintStream out, boolean terminal, boolean noColour) {
@@ -80,7 +81,9 @@ final class Narrator {
      * {@code   +6.1s  alpha  kube-controller-manager 3 -> 0 replicas}.
      */
     synchronized void at(Instant when, String who, String text) {
-        held.add(new Timed(when, sequence++, who, text));
+        if (!timelineEnded) {
+            held.add(new Timed(when, sequence++, who, text));
+        }
     }
 
     /** Prints the timed lines held longer than {@link #HOLD}; called every few hundred milliseconds. */
@@ -89,6 +92,12 @@ final class Narrator {
         while (!held.isEmpty() && held.peek().at().isBefore(due)) {
             printTimed(held.poll());
         }
+    }
+
+    /** From now on, timed lines are dropped. */
+    synchronized void endTimeline() {
+        held.clear();
+        timelineEnded = true;
     }
 
     /** From now on, only {@link #notice} prints: the demo is being stopped, and what it stops is the news. */

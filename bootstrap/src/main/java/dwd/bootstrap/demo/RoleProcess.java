@@ -18,7 +18,10 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -41,6 +44,10 @@ final class RoleProcess {
     private final int healthPort;
     private final Instant started = Instant.now();
     private final Deque<String> lastLines = new ArrayDeque<>();
+    private volatile boolean runningWhenStopped = true;
+    private volatile Instant terminatedAt;
+    /** When the process was seen to exit. */
+    private final CompletableFuture<Instant> exited;
 
     private RoleProcess(String role, List<String> command, Process process, int metricsPort, int healthPort) {
         this.role = role;
@@ -48,6 +55,7 @@ final class RoleProcess {
         this.process = process;
         this.metricsPort = metricsPort;
         this.healthPort = healthPort;
+        this.exited = process.onExit().thenApply(ended -> Instant.now());
     }
 
     /**
@@ -147,7 +155,7 @@ final class RoleProcess {
         return process.isAlive();
     }
 
-    java.util.concurrent.CompletableFuture<Process> onExit() {
+    CompletableFuture<Process> onExit() {
         return process.onExit();
     }
 
@@ -196,32 +204,42 @@ final class RoleProcess {
 
     /** Sends SIGTERM (the role shuts down as in a pod); a no-op once it has exited. */
     void terminate() {
+        runningWhenStopped = process.isAlive();
+        terminatedAt = Instant.now();
         process.destroy();
     }
 
     /** Waits for the exit after {@link #terminate()} (SIGKILL after 20 s) and says how it ended. */
     String awaitStopped() {
-        Instant asked = Instant.now();
+        if (!runningWhenStopped) {
+            return name() + " had exited already, with status " + describe(process.exitValue());
+        }
         try {
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            Instant exitedAt = exited.get(20, TimeUnit.SECONDS);
+            return "stopped " + name() + " in " + DemoCommand.seconds(Duration.between(terminatedAt, exitedAt))
+                    + " (SIGTERM, exit status " + process.exitValue() + ")";
+        } catch (TimeoutException e) {
+            try {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                return "stopped " + name() + ": no exit 20s after SIGTERM, killed";
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
             }
+            return "stopped " + name() + ": no exit 20s after SIGTERM, killed";
+        } catch (ExecutionException e) {
+            return "stopped " + name() + ": " + e.getCause();
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
             return "stopped " + name() + ": killed (interrupted while waiting)";
         }
-        return "stopped " + name() + ": exit status " + describe(process.exitValue()) + " after SIGTERM, "
-                + DemoCommand.seconds(Duration.between(asked, Instant.now()));
     }
 
-    /** {@code 143 (SIGTERM)} for a JVM that ended on a signal, else the number. */
+    /** {@code 137, killed by SIGKILL} for a process that ended on a signal, else the number. */
     static String describe(int status) {
         return switch (status) {
-            case 130 -> "130 (SIGINT)";
-            case 137 -> "137 (SIGKILL)";
-            case 143 -> "143 (SIGTERM)";
+            case 130 -> "130, on SIGINT";
+            case 137 -> "137, killed by SIGKILL";
+            case 143 -> "143, on SIGTERM";
             default -> Integer.toString(status);
         };
     }
