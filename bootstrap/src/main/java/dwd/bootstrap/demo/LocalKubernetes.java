@@ -261,7 +261,8 @@ public final class LocalKubernetes implements AutoCloseable {
         return report;
     }
 
-    private static int freePort() throws IOException {
+    /** A free loopback port (taken by someone else before it is bound, rarely: the demo tries again once). */
+    static int freePort() throws IOException {
         try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

@@ -60,8 +60,9 @@ final class Narrator {
         print(bold(text));
     }
 
+    /** An indented line; an empty one is a blank line. */
     synchronized void info(String text) {
-        print("  " + text);
+        print(text.isEmpty() ? "" : "  " + text);
     }
 
     synchronized void step(int number, String text) {

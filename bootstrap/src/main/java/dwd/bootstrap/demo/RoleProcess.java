@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,8 +64,8 @@ final class RoleProcess {
      */
     static RoleProcess start(String role, List<String> arguments, Consumer<String> lines) {
         try {
-            int metricsPort = freePort();
-            int healthPort = freePort();
+            int metricsPort = LocalKubernetes.freePort();
+            int healthPort = LocalKubernetes.freePort();
             var command = new ArrayList<>(launcher());
             command.add(role);
             command.addAll(arguments);
@@ -266,12 +264,6 @@ final class RoleProcess {
             return new Response(status, body);
         } finally {
             connection.disconnect();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import dwd.bootstrap.prober.PrometheusText;
 import java.io.IOException;
-import java.net.HttpURLConnection;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,19 +93,8 @@ class DemoIT {
                         "no " + name + " in " + commandLine(process)));
     }
 
-    private record Response(int status, String body) { }
-
-    private static Response get(String url) throws IOException {
-        var connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
-        connection.setConnectTimeout(2_000);
-        connection.setReadTimeout(5_000);
-        try {
-            int status = connection.getResponseCode();
-            var stream = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
-            return new Response(status, stream == null ? "" : new String(stream.readAllBytes(), StandardCharsets.UTF_8));
-        } finally {
-            connection.disconnect();
-        }
+    private static RoleProcess.Response get(String url) throws IOException {
+        return RoleProcess.get(url);
     }
 
     private static void assertNoStackTraces(String text) {
@@ -136,7 +123,7 @@ class DemoIT {
             assertThat(arguments).contains("--enable-leader-election=true").anyMatch(arg -> arg.startsWith("--config-file="));
             String metrics = "http://" + flag(role.getValue(), "--metrics-bind-addr");
             String health = "http://" + flag(role.getValue(), "--health-bind-addr");
-            assertThat(get(health + "/healthz").status()).as(role.getKey() + " /healthz").isEqualTo(200);
+            assertThat(get(health + "/healthz").statusCode()).as(role.getKey() + " /healthz").isEqualTo(200);
             assertThat(PrometheusText.parse(get(metrics + "/metrics").body()).sum("dwd_leader_status", Map.of()))
                     .as(role.getKey() + " /metrics: leading").isEqualTo(1);
         }
@@ -214,12 +201,15 @@ class DemoIT {
     @Test
     void withKeepTheRolesStayUpAtThePrintedUrlsUntilCtrlCStopsEverything() throws Exception {
         Path output = temp.resolve("demo-keep.out");
-        Process process = start(output, "--keep");
+        Process process = start(output, "--keep", "--verbose");
         await("the story and the URLs").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
                 .until(() -> Files.readString(output).lines().filter(line -> line.trim().startsWith("/readyz")).count() == 2);
         String text = Files.readString(output);
         assertThat(text).as(text).contains("All steps observed.", "Ctrl-C stops everything.");
         assertThat(process.isAlive()).as("still running after the story").isTrue();
+        assertThat(text.lines()).as("--verbose: the roles' own log lines, by role")
+                .anyMatch(line -> line.matches("prober [│|] \\{.*") && line.contains("became leader of Lease garden/dwd-prober-leader-election"))
+                .anyMatch(line -> line.matches("weeder [│|] \\{.*") && line.contains("became leader of Lease garden/dwd-weeder-leader-election"));
 
         Map<String, Map<String, String>> urls = urlsByRole(text);
         assertThat(urls).containsOnlyKeys("prober", "weeder");
@@ -229,8 +219,8 @@ class DemoIT {
         assertThat(roles).containsOnlyKeys("prober", "weeder");
         for (String role : roles.keySet()) {
             assertThat(text).containsPattern("dwd " + role + "\\s+pid " + roles.get(role).pid());
-            assertThat(get(urls.get(role).get("/healthz")).status()).as(role + " /healthz").isEqualTo(200);
-            assertThat(get(urls.get(role).get("/readyz")).status()).as(role + " /readyz").isEqualTo(200);
+            assertThat(get(urls.get(role).get("/healthz")).statusCode()).as(role + " /healthz").isEqualTo(200);
+            assertThat(get(urls.get(role).get("/readyz")).statusCode()).as(role + " /readyz").isEqualTo(200);
         }
 
         var proberMetrics = PrometheusText.parse(get(urls.get("prober").get("/metrics")).body());
@@ -270,7 +260,8 @@ class DemoIT {
                 "stopped etcd (pid ", "removed the work directory " + workDirectory);
         assertThatThrownBy(() -> get(urls.get("prober").get("/metrics"))).as("nothing answers any more")
                 .isInstanceOf(IOException.class);
-        assertNoStackTraces(stopped);
+        assertNoStackTraces(stopped.lines().filter(line -> !line.matches("(prober|weeder) [│|] .*"))
+                .collect(java.util.stream.Collectors.joining("\n")));
     }
 
     /** The URL block {@code --keep} prints: {@code dwd prober   pid N} followed by {@code /path  URL} lines. */
