@@ -82,10 +82,11 @@ final class RoleProcess {
 
     /**
      * The command that runs dwd, as this process was started: its java, JVM flags and argfiles,
-     * module path and main module (from {@code /proc}, through {@link ProcessHandle}). So the roles
-     * run exactly what the demo runs, from {@code ./dwd} as from a container image. If this process
-     * was not started through the main module, the same launch is rebuilt from {@code java.home},
-     * {@code dwd.home}'s {@code deploy/jvm.args} and the module path (or class path).
+     * module path and main module (from {@code /proc}, through {@link ProcessHandle}), less flags that
+     * would write an AOT cache. So the roles run exactly what the demo runs, from {@code ./dwd} as from
+     * a container image. If this process was not started through the main module, the same launch is
+     * rebuilt from {@code java.home}, {@code dwd.home}'s {@code deploy/jvm.args} and the module path
+     * (or class path).
      */
     static List<String> launcher() {
         ProcessHandle.Info self = ProcessHandle.current().info();
@@ -96,7 +97,8 @@ final class RoleProcess {
                 if (moduleFlag || arguments[i].startsWith("--module=")) {
                     var command = new ArrayList<String>();
                     command.add(self.command().get());
-                    command.addAll(List.of(arguments).subList(0, moduleFlag ? i + 2 : i + 1));
+                    List.of(arguments).subList(0, moduleFlag ? i + 2 : i + 1).stream()
+                            .filter(argument -> !writesAotCache(argument)).forEach(command::add);
                     return command;
                 }
             }
@@ -117,6 +119,15 @@ final class RoleProcess {
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dwd.bootstrap.Main"));
         }
         return command;
+    }
+
+    /**
+     * A JVM flag that records or writes an AOT cache (a launcher's training run): the roles use a
+     * cache the launcher made, but must not write one, let alone three processes the same file.
+     */
+    static boolean writesAotCache(String argument) {
+        return argument.startsWith("-XX:AOTCacheOutput=") || argument.startsWith("-XX:AOTConfiguration=")
+                || argument.equals("-XX:AOTMode=record") || argument.equals("-XX:AOTMode=create");
     }
 
     private void pump(Consumer<String> lines) {
