@@ -162,8 +162,8 @@ public final class DemoCommand implements Callable<Integer> {
 
         narrator.step(1, "Normal operation");
         awaitReady(scheduler, "dwd prober and dwd weeder (/readyz)", () -> prober.ready() & weeder.ready());
-        narrator.info("dwd prober and dwd weeder ready (leader election won, caches synced: /readyz answers 200) "
-                + seconds(prober.uptime()) + " after they were started" + (verbose ? "" : "; --verbose shows their log lines"));
+        narrator.info("dwd prober and dwd weeder ready " + seconds(prober.uptime()) + " after they were started"
+                + " (leader election won, caches synced: /readyz answers 200)");
         reports.start(prober, weeder);
         normalOperation(timeline, prober.startedAt());
         goesOn(timeline);
@@ -217,12 +217,12 @@ public final class DemoCommand implements Callable<Integer> {
         }
         seed.startKubelets(KUBELET_PERIOD);
         narrator.info("seed: shoots " + ALPHA + " and " + BETA + ", " + DemoSeed.NODES_PER_SHOOT + " nodes each (Node,"
-                + " Machine and Lease objects); Deployments kube-controller-manager 3, machine-controller-manager 2,"
-                + " cluster-autoscaler 1 replicas");
-        narrator.info("this control plane runs no scheduler, controllers or kubelets: no pod runs, and the demo itself"
-                + " writes what they would write, starting with the node leases, renewed every " + seconds(KUBELET_PERIOD));
-        narrator.info("node-monitor grace period " + GRACE_PERIOD + " (a lease counts as expired 0.75 x 8s = 6s after its"
-                + " last renewal); both shoots' kubeconfig secrets point at this same API server");
+                + " Machine and Lease objects),");
+        narrator.info("    Deployments kube-controller-manager 3, machine-controller-manager 2, cluster-autoscaler 1 replicas;"
+                + " both shoots' kubeconfig secrets point at this API server");
+        narrator.info("no scheduler, controllers or kubelets run here, so no pod runs: the demo writes what they would,");
+        narrator.info("    starting with the node leases, renewed every " + seconds(KUBELET_PERIOD) + "; node-monitor grace"
+                + " period " + GRACE_PERIOD + " (a lease counts as expired 0.75 x 8s = 6s after its last renewal)");
         return alphaNodes;
     }
 
@@ -276,16 +276,17 @@ public final class DemoCommand implements Callable<Integer> {
                 }
             });
         }
-        narrator.info("dwd prober (pid " + prober.pid() + "): the flags Gardener passes (" + String.join(" ", GARDENER_PROBER_FLAGS)
-                + "), its config with delays shortened: probe interval 30s -> 2s, first probe after 30s -> 1s,"
-                + " machine-controller-manager's scale-up delay 30s -> " + seconds(MCM_DELAY)
-                + "; a scaled dependent is watched for ready replicas " + seconds(READINESS_WAIT) + " instead of "
-                + seconds(ProberTuning.defaults().readinessTimeout()) + " (--x-scale-readiness-timeout; no pod runs here)");
-        narrator.info("dwd weeder (pid " + weeder.pid() + "): the flags Gardener passes (" + String.join(" ", GARDENER_WEEDER_FLAGS)
-                + "), its config (etcd-main-client -> kube-apiserver pods; kube-apiserver -> other control-plane pods),"
-                + " watch duration 5m -> 30s");
-        narrator.info("each its own JVM, as in production: same entrypoint, metrics and health on loopback ports, leader"
-                + " election on Leases in the namespace " + LEASE_NAMESPACE + "; config files and kubeconfig in the work directory");
+        narrator.info("dwd prober (pid " + prober.pid() + "): the flags Gardener passes: " + String.join(" ", GARDENER_PROBER_FLAGS));
+        narrator.info("    Gardener's config, delays shortened: probe interval 30s -> 2s, first probe after 30s -> 1s,"
+                + " machine-controller-manager's scale-up delay 30s -> " + seconds(MCM_DELAY));
+        narrator.info("    a scaled dependent is watched for ready replicas " + seconds(READINESS_WAIT) + " instead of "
+                + seconds(ProberTuning.defaults().readinessTimeout()) + " (--x-scale-readiness-timeout: no pod runs here)");
+        narrator.info("dwd weeder (pid " + weeder.pid() + "): the flags Gardener passes: " + String.join(" ", GARDENER_WEEDER_FLAGS));
+        narrator.info("    Gardener's config (etcd-main-client -> kube-apiserver pods; kube-apiserver -> other control-plane"
+                + " pods), watch duration 5m -> 30s");
+        narrator.info("both: a JVM of their own, started like this demo (same java, JVM flags, module path and entrypoint),");
+        narrator.info("    metrics and health on loopback ports, leader election on Leases in the namespace " + LEASE_NAMESPACE
+                + ", config files and kubeconfig in the work directory");
         if (verbose) {
             narrator.info("$ " + String.join(" ", prober.command()));
             narrator.info("$ " + String.join(" ", weeder.command()));

@@ -4,7 +4,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,6 +36,8 @@ final class RoleProcess {
     static final String MAIN_MODULE = "dwd.bootstrap/dwd.bootstrap.Main";
 
     private static final int LAST_LINES = 12;
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(1)).build();
 
     private final String role;
     private final List<String> command;
@@ -265,16 +269,13 @@ final class RoleProcess {
     record Response(int statusCode, String body) { }
 
     static Response get(String url) throws IOException {
-        var connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
-        connection.setConnectTimeout(1_000);
-        connection.setReadTimeout(5_000);
+        var request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET().build();
         try {
-            int status = connection.getResponseCode();
-            var stream = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
-            String body = stream == null ? "" : new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-            return new Response(status, body);
-        } finally {
-            connection.disconnect();
+            var response = HTTP.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            return new Response(response.statusCode(), response.body());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while asking " + url, e);
         }
     }
 }
