@@ -136,18 +136,18 @@ public final class DemoCommand implements Callable<Integer> {
         }
         Path binaries = binaries();
         var scheduler = new SystemScheduler();
-        started.push(quietly(scheduler::close));
+        own(quietly(scheduler::close));
         every(scheduler, Duration.ofMillis(100), narrator::release);
 
         LocalKubernetes kubernetes = startControlPlane(binaries, scheduler);
         ApiClient admin = kubernetes.client(LocalKubernetes.ADMIN, Duration.ofSeconds(30));
         var seed = new DemoSeed(admin, scheduler);
-        started.push(quietly(seed::close));
+        own(quietly(seed::close));
         seed.installCrds();
         Path kubeconfig = kubernetes.writeKubeconfig(LocalKubernetes.ADMIN);
         var timeline = new DemoTimeline(this::show);
         var reports = new RoleReports(timeline, scheduler);
-        started.push(quietly(reports::close));
+        own(quietly(reports::close));
 
         // The roles' JVMs start while the seed is built; they find its shoots as they appear.
         List<RoleProcess> roles = startRoles(kubernetes, kubeconfig, seed, reports, timeline);
@@ -156,7 +156,7 @@ public final class DemoCommand implements Callable<Integer> {
         List<String> alphaNodes = createSeed(seed, kubernetes);
         Map<String, String> versionsBefore = resourceVersions(seed);
         var seedWatch = new SeedWatch(kubernetes.client(LocalKubernetes.ADMIN, Duration.ZERO), timeline);
-        started.push(quietly(seedWatch::close));
+        own(quietly(seedWatch::close));
         seedWatch.start();
         awaitReady(scheduler, "the demo's watch on the seed", seedWatch::hasSynced);
 
@@ -189,16 +189,23 @@ public final class DemoCommand implements Callable<Integer> {
 
     private LocalKubernetes startControlPlane(Path binaries, SystemScheduler scheduler) {
         Instant starting = Instant.now();
-        LocalKubernetes kubernetes;
+        LocalKubernetes kubernetes = LocalKubernetes.create(binaries);
+        Stop stop = own(kubernetes::stop);
         try {
-            kubernetes = LocalKubernetes.start(binaries, scheduler, List.of());
+            kubernetes.launch(scheduler, List.of());
         } catch (IllegalStateException firstTry) {
+            if (stopping) {
+                throw firstTry;
+            }
             // A free port can be taken between choosing it and binding it: one more try, with new ports.
             narrator.info("control plane did not start (" + firstTry.getMessage().lines().findFirst().orElse("")
                     + "); trying again");
-            kubernetes = LocalKubernetes.start(binaries, scheduler, List.of());
+            disown(stop);
+            kubernetes.stop();
+            kubernetes = LocalKubernetes.create(binaries);
+            own(kubernetes::stop);
+            kubernetes.launch(scheduler, List.of());
         }
-        started.push(kubernetes::stop);
         narrator.info("control plane: etcd + kube-apiserver " + binaries.getFileName() + " on " + kubernetes.server()
                 + " (up in " + seconds(Duration.between(starting, Instant.now())) + "; files in " + kubernetes.workDirectory() + ")");
         return kubernetes;
@@ -260,10 +267,10 @@ public final class DemoCommand implements Callable<Integer> {
             weeder = RoleProcess.start("weeder", weederArguments, line -> roleLine("weeder", line, reports));
         } catch (RuntimeException e) {
             prober.terminate();
-            started.push(() -> List.of(prober.awaitStopped()));
+            own(() -> List.of(prober.awaitStopped()));
             throw e;
         }
-        started.push(() -> {
+        own(() -> {
             // Both at once: each takes a moment to shut down (it releases its Lease).
             weeder.terminate();
             prober.terminate();
@@ -569,6 +576,27 @@ public final class DemoCommand implements Callable<Integer> {
                 narrator.notice(header);
                 report.forEach(line -> narrator.notice("  " + line));
             }
+        }
+    }
+
+    /**
+     * Puts {@code stop} on the list of what to stop at the end. If the demo is being stopped
+     * already (Ctrl-C came while this was starting), stops it at once and ends the story.
+     */
+    private Stop own(Stop stop) {
+        synchronized (started) {
+            if (!stopping) {
+                started.push(stop);
+                return stop;
+            }
+        }
+        stop.stop().forEach(line -> narrator.notice("  " + line));
+        throw new IllegalStateException("stopped while starting");
+    }
+
+    private void disown(Stop stop) {
+        synchronized (started) {
+            started.remove(stop);
         }
     }
 

@@ -41,6 +41,7 @@ public final class LocalKubernetes implements AutoCloseable {
     private final List<Process> processes = new ArrayList<>();
     private final List<String> logFiles = new ArrayList<>();
     private final int apiServerPort;
+    private boolean stopped;
     private String caData;
 
     private LocalKubernetes(Path workDirectory, Path binaries, int apiServerPort) {
@@ -69,22 +70,41 @@ public final class LocalKubernetes implements AutoCloseable {
      * @param extraIdentities more static tokens the API server accepts
      */
     public static LocalKubernetes start(Path binaries, Scheduler scheduler, List<Identity> extraIdentities) {
+        var kubernetes = create(binaries);
         try {
-            Path work = Files.createTempDirectory("dwd-demo-");
-            var kubernetes = new LocalKubernetes(work, binaries, freePort());
-            try {
-                kubernetes.launch(scheduler, extraIdentities);
-            } catch (RuntimeException e) {
-                kubernetes.close();
-                throw e;
-            }
-            return kubernetes;
+            kubernetes.launch(scheduler, extraIdentities);
+        } catch (RuntimeException e) {
+            kubernetes.close();
+            throw e;
+        }
+        return kubernetes;
+    }
+
+    /** A control plane not started yet: its work directory and API server port; {@link #stop()} removes them. */
+    public static LocalKubernetes create(Path binaries) {
+        try {
+            return new LocalKubernetes(Files.createTempDirectory("dwd-demo-"), binaries, freePort());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the local control plane: " + e.getMessage(), e);
         }
     }
 
-    private void launch(Scheduler scheduler, List<Identity> extraIdentities) throws IOException {
+    /**
+     * Starts etcd and kube-apiserver and waits until the API server is ready.
+     *
+     * @throws IllegalStateException if either exits or the API server is not ready within 90 s, or
+     *                               {@link #stop()} was called meanwhile; what it started keeps running
+     *                               until {@link #stop()}
+     */
+    public void launch(Scheduler scheduler, List<Identity> extraIdentities) {
+        try {
+            launchProcesses(scheduler, extraIdentities);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the local control plane: " + e.getMessage(), e);
+        }
+    }
+
+    private void launchProcesses(Scheduler scheduler, List<Identity> extraIdentities) throws IOException {
         int etcdPort = freePort();
         int peerPort = freePort();
         Files.createDirectories(workDirectory.resolve("certs"));
@@ -137,7 +157,10 @@ public final class LocalKubernetes implements AutoCloseable {
         }
     }
 
-    private void ensureRunning() {
+    private synchronized void ensureRunning() {
+        if (stopped) {
+            throw new IllegalStateException("the local control plane was stopped while it started");
+        }
         for (int i = 0; i < processes.size(); i++) {
             Process process = processes.get(i);
             if (!process.isAlive()) {
@@ -156,7 +179,10 @@ public final class LocalKubernetes implements AutoCloseable {
         }
     }
 
-    private void start(List<String> command, String logFile) throws IOException {
+    private synchronized void start(List<String> command, String logFile) throws IOException {
+        if (stopped) {
+            throw new IllegalStateException("the local control plane was stopped while it started");
+        }
         logFiles.add(logFile);
         processes.add(new ProcessBuilder(ChildProcesses.owned(command))
                 .redirectErrorStream(true)
@@ -228,6 +254,7 @@ public final class LocalKubernetes implements AutoCloseable {
      * directory; safe to call twice. Returns what it did, one line each.
      */
     public synchronized List<String> stop() {
+        stopped = true;
         var report = new ArrayList<String>();
         for (int i = processes.size() - 1; i >= 0; i--) {
             Process process = processes.get(i);
