@@ -143,16 +143,17 @@ public final class DemoCommand implements Callable<Integer> {
         ApiClient admin = kubernetes.client(LocalKubernetes.ADMIN, Duration.ofSeconds(30));
         var seed = new DemoSeed(admin, scheduler);
         own(quietly(seed::close));
-        seed.installCrds();
         Path kubeconfig = kubernetes.writeKubeconfig(LocalKubernetes.ADMIN);
         var timeline = new DemoTimeline(this::show);
         var reports = new RoleReports(timeline, scheduler);
         own(quietly(reports::close));
 
-        // The roles' JVMs start while the seed is built; they find its shoots as they appear.
+        // The roles' JVMs start while the seed is built (their first request comes seconds later, when the CRDs
+        // are served); they find its shoots as they appear.
         List<RoleProcess> roles = startRoles(kubernetes, kubeconfig, seed, reports, timeline);
         RoleProcess prober = roles.get(0);
         RoleProcess weeder = roles.get(1);
+        seed.installCrds();
         List<String> alphaNodes = createSeed(seed, kubernetes);
         Map<String, String> versionsBefore = resourceVersions(seed);
         var seedWatch = new SeedWatch(kubernetes.client(LocalKubernetes.ADMIN, Duration.ZERO), timeline);
