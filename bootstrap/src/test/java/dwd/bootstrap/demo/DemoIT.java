@@ -232,7 +232,7 @@ class DemoIT {
         assertThat(probes).contains("\"count\":2", "\"namespace\":\"" + DemoCommand.ALPHA + "\"",
                 "\"namespace\":\"" + DemoCommand.BETA + "\"");
         var weederMetrics = PrometheusText.parse(get(urls.get("weeder").get("/metrics")).body());
-        assertThat(weederMetrics.sum("dwd_pods_deleted_total", Map.of("namespace", DemoCommand.ALPHA))).isEqualTo(2);
+        assertThat(weederMetrics.sum("dwd_pods_deleted_total", Map.of("service", "etcd-main-client"))).isEqualTo(2);
         assertThat(get(urls.get("weeder").get("/weeders")).body()).contains("\"weeders\":");
 
         // The printed kubectl command works (its cache goes to this test's HOME).
