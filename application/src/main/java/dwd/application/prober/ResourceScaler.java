@@ -1,5 +1,6 @@
 package dwd.application.prober;
 
+import dwd.domain.config.GoDuration;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Cancellable;
 import dwd.application.port.out.ProberObserver;
@@ -164,7 +165,7 @@ final class ResourceScaler {
             }
             if (!delayed && step.initialDelay().isPositive()) {
                 delayed = true;
-                LOG.log(System.Logger.Level.INFO, () -> namespace + ": waiting " + step.initialDelay()
+                LOG.log(System.Logger.Level.INFO, () -> namespace + ": waiting " + GoDuration.format(step.initialDelay())
                         + " before " + (direction == ScaleDirection.UP ? "scaling up " : "scaling down ") + ref);
                 waitThen(step.initialDelay(), () -> attempt(number), StepOutcome.CANCELLED); // then re-read: it may no longer need it
                 return;
@@ -224,7 +225,7 @@ final class ResourceScaler {
             } else if (!scheduler.now().isBefore(deadline)) {
                 LOG.log(System.Logger.Level.INFO, () -> namespace + ": " + ref + " did not reach "
                         + (direction == ScaleDirection.UP ? "1 ready replica" : "0 ready replicas")
-                        + " within " + bound + "; moving on");
+                        + " within " + GoDuration.format(bound) + "; moving on");
                 finish(StepOutcome.SCALED);
             } else {
                 Duration untilDeadline = Duration.between(scheduler.now(), deadline);

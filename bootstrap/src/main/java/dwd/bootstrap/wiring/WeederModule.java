@@ -53,8 +53,8 @@ public interface WeederModule {
 
     @Provides
     @Singleton
-    static KubernetesPodWatches podWatches(@Named(WATCHES) ApiClient watchClient) {
-        return new KubernetesPodWatches(watchClient);
+    static KubernetesPodWatches podWatches(@Named(WATCHES) ApiClient watchClient, SeedConnection seed) {
+        return new KubernetesPodWatches(watchClient, seed.outages());
     }
 
     @Provides
@@ -84,8 +84,9 @@ public interface WeederModule {
 
     @Provides
     @Singleton
-    static EndpointSliceInformer informer(@Named(WATCHES) ApiClient watchClient, WeederConfig config,
-            WeederSupervisor supervisor) {
-        return new EndpointSliceInformer(watchClient, config.servicesAndDependantSelectors().keySet(), supervisor);
+    static EndpointSliceInformer informer(@Named(WATCHES) ApiClient watchClient, SeedConnection seed,
+            WeederConfig config, WeederSupervisor supervisor) {
+        return new EndpointSliceInformer(watchClient, config.servicesAndDependantSelectors().keySet(), supervisor,
+                seed.outages());
     }
 }
