@@ -12,6 +12,7 @@ import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import dwd.bootstrap.DwdProcess;
 import dwd.bootstrap.prober.DeploymentRecorder.Change;
+import dwd.domain.config.GoDuration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -92,8 +93,8 @@ class ProberLevelWaitIT {
                 .isGreaterThanOrEqualTo(MCM_TIMEOUT.minusMillis(100));
         assertThat(recorder.changes()).extracting(Change::name).containsExactly(KCM, MCM, CA);
         await("the moving on is logged").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
-                .until(() -> prober.log().contains("apps/v1 Deployment " + MCM + " did not reach 1 ready replica within PT4S;"
-                        + " moving on"));
+                .until(() -> prober.log().contains("apps/v1 Deployment " + MCM + " did not reach 1 ready replica within "
+                        + GoDuration.format(MCM_TIMEOUT) + "; moving on"));
         assertThat(prober.log()).doesNotContain(KCM + " did not reach");
         assertThat(prober.terminate()).as("stops on SIGTERM though cluster-autoscaler's readiness wait (30 s) is under way")
                 .isEqualTo(143);
