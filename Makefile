@@ -14,7 +14,7 @@ help:
 	@echo "make control-plane  build (once) the local etcd + kube-apiserver + kubectl"
 	@echo "make mutation       mutation-test the domain with PIT"
 	@echo "make bench          run the benchmarks"
-	@echo "make bench-weeder   time the weeder's first deletion from outside ./dwd weeder (about 8 minutes)"
+	@echo "make bench-weeder   time the weeder's first deletion from outside ./dwd weeder (about 10 minutes)"
 	@echo "make bench-image    measure the image: start-up with and without its AOT cache, memory and CPU of the roles"
 	@echo "make monitoring-picture  redraw docs/monitoring-meltdown.png from a real run (prometheus, chromium)"
 
