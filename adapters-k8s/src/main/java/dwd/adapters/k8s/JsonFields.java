@@ -1,6 +1,5 @@
 package dwd.adapters.k8s;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
@@ -79,7 +78,7 @@ public final class JsonFields {
     public static List<JsonObject> objects(JsonObject root, String... path) {
         List<JsonObject> objects = new ArrayList<>();
         at(root, path).filter(JsonElement::isJsonArray).map(JsonElement::getAsJsonArray).ifPresent(array -> {
-            for (JsonElement element : (JsonArray) array) {
+            for (JsonElement element : array) {
                 if (element.isJsonObject()) {
                     objects.add(element.getAsJsonObject());
                 }

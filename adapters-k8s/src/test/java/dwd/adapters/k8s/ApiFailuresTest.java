@@ -108,7 +108,7 @@ class ApiFailuresTest {
     void aModelThatRejectsTheResponseIsInvalidAndItsJsonIsNotQuoted() {
         String secretJson = "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"s\"},"
                 + "\"data\":{\"token\":\"c3VwZXItc2VjcmV0\"},\"newField\":1}";
-        assertThatThrownBy(() -> ApiFailures.call(ACTION, () -> new JSON().deserialize(secretJson, V1Secret.class)))
+        assertThatThrownBy(() -> ApiFailures.call(ACTION, () -> JSON.deserialize(secretJson, V1Secret.class)))
                 .isInstanceOfSatisfying(ApiFailure.class, failure -> {
                     assertThat(failure.kind()).isEqualTo(Kind.INVALID);
                     assertThat(failure.getMessage())

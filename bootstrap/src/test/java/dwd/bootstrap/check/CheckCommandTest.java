@@ -102,6 +102,15 @@ class CheckCommandTest {
         }
 
         @Test
+        void theShippedExampleConfigIsAccepted() throws Exception {
+            String example = "../deploy/examples/cc.yaml";
+            assertThat(check("--config", example, "--file", write("clean.yaml", CLEAN))).isZero();
+            assertThat(err.toString()).as("no config warning").isEmpty();
+            assertThat(check("--config", example, "--file", write("warned.yaml", ONLY_WARNINGS))).isZero();
+            assertThat(out.toString()).contains("WARN0002 warning GitRepository/flux-system/warned");
+        }
+
+        @Test
         void anObjectWithFailuresExitsOne() throws Exception {
             assertThat(check("--config", config, "--file", write("failing.yaml", FAILING))).isEqualTo(1);
             assertThat(out.toString()).isEqualTo("""

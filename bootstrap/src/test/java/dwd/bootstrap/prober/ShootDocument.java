@@ -63,7 +63,11 @@ final class ShootDocument {
 
     @SafeVarargs
     final ShootDocument workers(Map<String, Object>... pools) {
-        this.workers = List.of(pools);
+        var list = new ArrayList<Map<String, Object>>();
+        for (Map<String, Object> pool : pools) { // not List.of(pools): the array must not escape (-Xlint:varargs)
+            list.add(pool);
+        }
+        this.workers = List.copyOf(list);
         return this;
     }
 

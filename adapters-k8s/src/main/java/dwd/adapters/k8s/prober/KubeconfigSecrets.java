@@ -8,6 +8,7 @@ import dwd.adapters.k8s.watch.ListWatch;
 import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.ApiFailure;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.time.Duration;
 import java.util.Base64;
@@ -87,7 +88,7 @@ final class KubeconfigSecrets implements AutoCloseable {
     private SecretWatch startWatch(String name) {
         ApiClient client = OwnedClients.forInformers(newSeedClient);
         CoreV1Api core = new CoreV1Api(client);
-        Gson gson = client.getJSON().getGson();
+        Gson gson = JSON.getGson();
         var watch = new ListWatch<KubeconfigSecret>("Secrets named " + name,
                 (isWatch, resourceVersion, timeoutSeconds) -> core.listSecretForAllNamespaces()
                         .fieldSelector("metadata.name=" + name)
