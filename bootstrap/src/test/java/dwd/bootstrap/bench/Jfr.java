@@ -99,7 +99,7 @@ final class Jfr {
                         samples++;
                         self.merge(frames.getFirst(), 1L, Long::sum);
                         // The dwd method closest to the sample: which of dwd's operations the time went to.
-                        String owner = frames.stream().filter(name -> name.startsWith("dwd.")).findFirst()
+                        String owner = frames.stream().filter(Jfr::isDwdOperation).findFirst()
                                 .orElse("(no dwd frame; outermost: " + frames.getLast() + ")");
                         dwd.merge(owner, 1L, Long::sum);
                     }
@@ -111,6 +111,13 @@ final class Jfr {
         }
         print.waitFor();
         return new Figures(handshakes, samples, top(self, samples, top), top(dwd, samples, top));
+    }
+
+    /** dwd's frames, except those every request passes through (metering, JSON calls, error translation). */
+    private static boolean isDwdOperation(String frame) {
+        return frame.startsWith("dwd.") && !frame.startsWith("dwd.adapters.k8s.RequestMetering.")
+                && !frame.startsWith("dwd.adapters.k8s.JsonCalls.execute")
+                && !frame.startsWith("dwd.adapters.k8s.ApiFailures.");
     }
 
     private static List<Frame> top(Map<String, Long> counts, long total, int top) {
