@@ -18,4 +18,6 @@ module dwd.adapters.k8s {
     // Gson fills the slim Secret model reflectively (client-java's V1Secret would quote secrets in errors).
     // client-java's reflector sets kind/apiVersion on list items reflectively too.
     opens dwd.adapters.k8s.prober.secret to com.google.gson, io.kubernetes.client.java;
+    // The same for the slim model of the dependents' cache.
+    opens dwd.adapters.k8s.prober.dependent to com.google.gson, io.kubernetes.client.java;
 }

@@ -42,6 +42,8 @@ final class Jfr {
             Files.writeString(jfc, HANDSHAKES_ONLY);
             settings = "settings=" + jfc;
         }
+        // The recording's chunks go next to the file, not to the JVM's temporary directory.
+        jcmd(pid, "JFR.configure", "repositorypath=" + Files.createDirectories(file.resolveSibling("jfr-repository")));
         var command = new ArrayList<>(List.of("JFR.start", "name=bench", settings, "filename=" + file));
         if (profile) {
             command.add("jdk.TLSHandshake#enabled=true");

@@ -1,5 +1,6 @@
 package dwd.adapters.k8s.prober;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.JsonFields;
@@ -44,7 +45,8 @@ public final class ClusterWatch implements AutoCloseable {
         this.informer = factory.sharedIndexInformerFor(
                 new DynamicKubernetesApi("extensions.gardener.cloud", "v1alpha1", "clusters", client),
                 DynamicKubernetesObject.class, 0);
-        // A Cluster also embeds the Seed and the CloudProfile, which can be large: cache only the shoot.
+        // A Cluster also embeds the Seed and the CloudProfile, which can be large, and the shoot is several
+        // kilobytes: cache only the shoot's fields the decoder reads (a few hundred bytes per Cluster).
         informer.setTransform(ClusterWatch::keepOnlyTheShoot);
         informer.addEventHandler(new Handler(events));
     }
@@ -83,7 +85,10 @@ public final class ClusterWatch implements AutoCloseable {
         slim.add("metadata", metadata);
         if (raw.get("spec") != null && raw.get("spec").isJsonObject()) {
             JsonObject spec = new JsonObject();
-            copy(raw.getAsJsonObject("spec"), spec, "shoot");
+            JsonElement shoot = raw.getAsJsonObject("spec").get("shoot");
+            if (shoot != null) {
+                spec.add("shoot", ShootDecoder.fieldsRead(shoot));
+            }
             slim.add("spec", spec);
         } else {
             copy(raw, slim, "spec"); // absent or mistyped: left for the decoder to report

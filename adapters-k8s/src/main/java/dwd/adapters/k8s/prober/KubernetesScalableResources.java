@@ -37,6 +37,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
 
     private final ApiClient client;
     private final ScalableKinds kinds;
+    private final DependentsCache cache;
     /** {@link #DRY_RUN_ALL} on every write, or {@code null} to write for real. */
     private final String dryRun;
 
@@ -48,6 +49,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     private KubernetesScalableResources(Supplier<ApiClient> newSeedClient, String dryRun) {
         this.client = newSeedClient.get();
         this.kinds = new ScalableKinds(client);
+        this.cache = new DependentsCache(newSeedClient);
         this.dryRun = dryRun;
     }
 
@@ -80,6 +82,12 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                 JsonFields.stringMap(object.get(), "metadata", "annotations"),
                 replicas(found, "spec", "replicas"), // omitted by the server when 0
                 replicas(object.get(), "status", "readyReplicas")));
+    }
+
+    /** From informers over the seed's Deployments and StatefulSets of the dependents' names ({@link DependentsCache}). */
+    @Override
+    public Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
+        return cache.get(namespace, ref);
     }
 
     @Override
@@ -128,9 +136,10 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                 + SCALE_ATTEMPTS + " attempts", lastConflict);
     }
 
-    /** Frees the client's threads and connections. */
+    /** Stops the cache and frees the client's threads and connections. */
     @Override
     public void close() {
+        cache.close();
         OwnedClients.release(client);
     }
 

@@ -189,6 +189,47 @@ class KubernetesScalableResourcesIT {
     }
 
     @Test
+    void theCacheFollowsDeploymentsAndStatefulSetsOfTheDependentsNamesAndKeepsOnlyDwdsAnnotations() throws ApiException {
+        createDeployment(KCM.name(), 3, Map.of("dependency-watchdog.gardener.cloud/replicas", "3",
+                "kubectl.kubernetes.io/last-applied-configuration", "{\"a large\":\"document\"}"));
+        createDeployment("not-a-dependent", 2, Map.of());
+        await("the cache syncs and holds KCM").atMost(Duration.ofSeconds(30))
+                .until(() -> resources.cached(namespace, KCM).isPresent());
+        assertThat(resources.cached(namespace, KCM)).contains(
+                new ScalableResource(KCM, Map.of("dependency-watchdog.gardener.cloud/replicas", "3"), 3, 0));
+        assertThat(resources.cached(namespace, new ResourceRef("apps/v1", "Deployment", "not-a-dependent")))
+                .as("a name asked for later gets an informer of its own; not synced yet").isEmpty();
+
+        resources.scale(namespace, KCM, 0, TIMEOUT);
+        await("the cache sees the scale").atMost(Duration.ofSeconds(30))
+                .until(() -> resources.cached(namespace, KCM).orElseThrow().specReplicas() == 0);
+        apps.deleteNamespacedDeployment(KCM.name(), namespace).execute();
+        await("the cache sees the deletion").atMost(Duration.ofSeconds(30))
+                .until(() -> resources.cached(namespace, KCM).isEmpty());
+
+        apps.createNamespacedStatefulSet(namespace, new V1StatefulSet()
+                .metadata(new V1ObjectMeta().name(ETCD.name()))
+                .spec(new V1StatefulSetSpec().replicas(1).serviceName("etcd")
+                        .selector(new V1LabelSelector().matchLabels(POD_LABELS))
+                        .template(podTemplate())))
+                .execute();
+        await("StatefulSets are cached too").atMost(Duration.ofSeconds(30))
+                .until(() -> resources.cached(namespace, ETCD).isPresent());
+        assertThat(resources.cached(namespace, ETCD)).contains(new ScalableResource(ETCD, Map.of(), 1, 0));
+    }
+
+    @Test
+    void otherKindsAreNeverCached() throws ApiException {
+        new CoreV1Api(admin).createNamespacedReplicationController(namespace, new V1ReplicationController()
+                .metadata(new V1ObjectMeta().name(RC.name()))
+                .spec(new V1ReplicationControllerSpec().replicas(2).selector(POD_LABELS).template(podTemplate())))
+                .execute();
+        assertThat(read(RC).specReplicas()).isEqualTo(2);
+        assertThat(resources.cached(namespace, RC)).isEmpty();
+        assertThat(resources.cached(namespace, SCALABLE)).isEmpty();
+    }
+
+    @Test
     void aMissingResourceReadsAsEmptyAndCannotBeWritten() {
         assertThat(resources.read(namespace, KCM, TIMEOUT)).isEmpty();
         assertThat(resources.read("no-such-namespace", KCM, TIMEOUT)).isEmpty();
