@@ -4,28 +4,40 @@
 MVN := scripts/mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: help test demo build control-plane mutation bench bench-scale clean
+.PHONY: help test demo build app image control-plane mutation bench bench-scale bench-image monitoring-picture clean
 
 help:
 	@echo "make demo           play a meltdown and a recovery on a local control plane"
 	@echo "make test           build everything and run unit, architecture and integration tests"
-	@echo "make build          package the application (./dwd runs it)"
+	@echo "make build          package the application (./dwd runs it; it also rebuilds by itself when sources change)"
+	@echo "make image          build the container image dwd:<version> with podman (docs/deploy.md)"
 	@echo "make control-plane  build (once) the local etcd + kube-apiserver + kubectl"
 	@echo "make mutation       mutation-test the domain with PIT"
 	@echo "make bench          run the benchmarks"
 	@echo "make bench-scale N=250  one prober against N shoots (about 10 min + seeding; see docs/benchmarks.md)"
+	@echo "make bench-image    measure the image: start-up with and without its AOT cache, memory and CPU of the roles"
+	@echo "make monitoring-picture  redraw docs/monitoring-meltdown.png from a real run (prometheus, chromium)"
 
 ## test: the whole verification — unit, ArchUnit, integration on a real kube-apiserver, launch smoke test.
 test: control-plane
-	$(MVN) verify -Ddwd.controlPlane.dir="$$(scripts/control-plane --path)"
+	@command -v podman >/dev/null || echo "make test: podman is not installed, so the image tests skip (apt-get install -y podman runc)"
+	DWD_CONTROL_PLANE_DIR="$$(scripts/control-plane --path)" $(MVN) verify
 
 build:
-	$(MVN) package -DskipTests
+	@scripts/build-app
+
+## app: the packaged application, rebuilt only when a source or pom is newer than the last build.
+app:
+	@scripts/build-app --if-stale
+
+## image: dwd:<version> with podman (docs/deploy.md).
+image: app
+	@scripts/image
 
 control-plane:
 	@scripts/control-plane >/dev/null
 
-demo: control-plane
+demo: control-plane app
 	./dwd demo
 
 mutation:
@@ -42,6 +54,16 @@ bench-scale: control-plane
 	  -Dit.test=ScaleBenchIT -Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true \
 	  -Ddwd.controlPlane.dir="$$(scripts/control-plane --path)" -Ddwd.bench.scale.shoots=$(N) $(BENCH_FLAGS)
 	@cat bootstrap/target/bench-scale/result-$(N).md
+
+bench-image: control-plane app
+	@scripts/image --bench
+	@scripts/image --resources
+
+## monitoring-picture: MonitoringIT (real Prometheus, real dwd) drawing the dashboard's key panels with headless Chromium.
+monitoring-picture: control-plane
+	$(MVN) -pl bootstrap -am verify -Dit.test=MonitoringIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+		-Dfailsafe.failIfNoSpecifiedTests=false -Ddwd.controlPlane.dir="$$(scripts/control-plane --path)" \
+		-Ddwd.monitoring.picture=docs/monitoring-meltdown.png
 
 clean:
 	$(MVN) clean

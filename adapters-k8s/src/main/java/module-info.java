@@ -7,6 +7,7 @@ module dwd.adapters.k8s {
     requires com.google.gson; // responses are read as plain JSON, not through client-java's strict models
     requires org.yaml.snakeyaml; // to report a kubeconfig's YAML error by position, without quoting it
     requires org.apache.logging.log4j;
+    requires io.github.bucket4j.core; // the client-side token bucket (--kube-api-qps, --kube-api-burst)
 
     exports dwd.adapters.k8s to dwd.bootstrap;
     exports dwd.adapters.k8s.objects to dwd.bootstrap;
@@ -14,10 +15,8 @@ module dwd.adapters.k8s {
     exports dwd.adapters.k8s.leader to dwd.bootstrap;
     exports dwd.adapters.k8s.prober to dwd.bootstrap;
     exports dwd.adapters.k8s.weeder to dwd.bootstrap;
+    exports dwd.adapters.k8s.watch to dwd.bootstrap;
 
     // Gson fills the slim Secret model reflectively (client-java's V1Secret would quote secrets in errors).
-    // client-java's reflector sets kind/apiVersion on list items reflectively too.
-    opens dwd.adapters.k8s.prober.secret to com.google.gson, io.kubernetes.client.java;
-    // The same for the slim model of the dependents' cache.
-    opens dwd.adapters.k8s.prober.dependent to com.google.gson, io.kubernetes.client.java;
+    opens dwd.adapters.k8s.prober.secret to com.google.gson;
 }

@@ -15,6 +15,7 @@ module dwd.bootstrap {
     requires org.apache.logging.log4j.core;
     requires com.google.gson; // the demo creates CRDs as raw JSON documents
     requires okhttp3; // the demo patches through client-java, whose signatures expose okhttp3.Call
+    requires java.net.http; // the demo reads the roles' status pages
 
     opens dwd.bootstrap.cli to info.picocli;
     opens dwd.bootstrap.check to info.picocli; // option fields are set reflectively

@@ -1,16 +1,18 @@
 package dwd.bootstrap;
 
 import dwd.bootstrap.cli.DwdCommand;
+import dwd.bootstrap.cli.UsageErrors;
 import java.io.PrintWriter;
 import picocli.CommandLine;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.UnmatchedArgumentException;
 
-/** Entry point of the {@code dwd} launcher. */
+/**
+ * Entry point of the {@code dwd} launcher. Exit status: 0 success, 1 a bad config file or a failure
+ * at run time, 2 a command line that cannot be run (docs/cli.md lists every case).
+ */
 public final class Main {
 
-    /** Exit code for a command line that cannot be run (unknown command, bad flag). */
-    public static final int USAGE_ERROR = 2;
+    /** Exit code for a command line that cannot be run (unknown command or flag, bad flag value, missing flag). */
+    public static final int USAGE_ERROR = UsageErrors.USAGE_ERROR;
 
     private Main() {
     }
@@ -24,24 +26,7 @@ public final class Main {
         var commandLine = new CommandLine(new DwdCommand())
                 .setOut(out)
                 .setErr(err)
-                .setParameterExceptionHandler(Main::usageError);
+                .setParameterExceptionHandler(UsageErrors::report);
         return commandLine.execute(args);
-    }
-
-    private static int usageError(ParameterException problem, String[] args) {
-        CommandLine commandLine = problem.getCommandLine();
-        PrintWriter err = commandLine.getErr();
-        String command = commandLine.getCommandSpec().qualifiedName();
-        if (problem instanceof UnmatchedArgumentException unmatched
-                && commandLine.getCommandSpec().subcommands().size() > 0
-                && !unmatched.getUnmatched().isEmpty()
-                && !unmatched.getUnmatched().getFirst().startsWith("-")) {
-            err.printf("%s: unknown command '%s'. Commands: %s. Run '%s --help' for usage.%n",
-                    command, unmatched.getUnmatched().getFirst(),
-                    String.join(", ", commandLine.getCommandSpec().subcommands().keySet()), command);
-        } else {
-            err.printf("%s: %s. Run '%s --help' for usage.%n", command, problem.getMessage(), command);
-        }
-        return USAGE_ERROR;
     }
 }

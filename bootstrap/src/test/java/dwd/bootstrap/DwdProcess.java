@@ -63,6 +63,15 @@ public class DwdProcess implements AutoCloseable {
         return new DwdProcess(process, log, metricsPort, healthPort);
     }
 
+    /**
+     * Starts {@code command}, a dwd role launched some other way (a container, say) that serves metrics and
+     * health on these loopback ports, with its output in {@code log}.
+     */
+    public static DwdProcess start(List<String> command, Path log, int metricsPort, int healthPort) throws IOException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new DwdProcess(process, log, metricsPort, healthPort);
+    }
+
     public static int freePort() throws IOException {
         try (var socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
@@ -92,7 +101,7 @@ public class DwdProcess implements AutoCloseable {
     }
 
     /** A page of the metrics server, e.g. {@code /probes} or {@code /weeders}. */
-    protected String metricsPage(String path) throws IOException {
+    public String metricsPage(String path) throws IOException {
         return get(metricsPort, path).body();
     }
 

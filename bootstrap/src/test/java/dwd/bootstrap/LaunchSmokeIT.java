@@ -44,7 +44,7 @@ class LaunchSmokeIT {
     void versionRunsOnTheModulePath() throws Exception {
         Result result = launch("version");
         assertThat(result.exitCode()).as(result.err()).isZero();
-        assertThat(result.out()).startsWith("dwd 0.").contains("(Java 25");
+        assertThat(result.out()).startsWith("dwd 0.").contains("(revision ", ", Java 25");
         assertThat(result.err()).as("no logging or module-path complaint").isEmpty();
     }
 

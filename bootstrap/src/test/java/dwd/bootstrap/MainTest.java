@@ -16,9 +16,10 @@ class MainTest {
     }
 
     @Test
-    void versionPrintsTheProductVersion() {
+    void versionPrintsTheProductVersionAndTheRevision() {
         assertThat(run("version")).isZero();
-        assertThat(out.toString()).matches("dwd \\S+ \\(Java 25.*\\)\\R");
+        assertThat(out.toString()).matches("dwd \\S+ \\(revision ([0-9a-f]{12}( with uncommitted changes)?"
+                + "|unknown: built outside a git checkout), Java 25.*\\)\\R");
     }
 
     @Test

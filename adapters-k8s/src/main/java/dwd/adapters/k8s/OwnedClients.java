@@ -13,7 +13,7 @@ public final class OwnedClients {
 
     /**
      * A fresh client from {@code newClient}, tuned for informers: no read or call timeout, since a
-     * watch may be idle for minutes (client-java's informer factory refuses a read timeout). HTTP/2
+     * watch may be idle for minutes, and a read timeout would end it. HTTP/2
      * and its pings stay on: they are what notices a dead connection when no timeout does.
      */
     public static ApiClient forInformers(Supplier<ApiClient> newClient) {

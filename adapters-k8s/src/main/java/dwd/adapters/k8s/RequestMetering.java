@@ -3,6 +3,7 @@ package dwd.adapters.k8s;
 import dwd.application.port.out.ApiTraffic;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
 import okhttp3.Interceptor;
@@ -11,8 +12,9 @@ import okhttp3.Response;
 
 /**
  * Reports every request a client makes ({@link ApiTraffic}): target, Kubernetes verb, status code
- * (or {@link ApiTraffic#NO_RESPONSE}). A watch counts once, when it starts. Nothing about the request
- * beyond its method and whether it watches is looked at: no path, no header, no body.
+ * (or {@link ApiTraffic#NO_RESPONSE}) and duration (until the response headers). A watch counts
+ * once, when it starts. Nothing about the request beyond its method and whether it watches is
+ * looked at: no path, no header, no body.
  */
 public final class RequestMetering implements Interceptor {
 
@@ -37,14 +39,15 @@ public final class RequestMetering implements Interceptor {
     public Response intercept(Chain chain) throws IOException {
         Request request = chain.request();
         String verb = verb(request);
+        long started = System.nanoTime();
         Response response;
         try {
             response = chain.proceed(request);
         } catch (IOException | RuntimeException e) {
-            traffic.requestCompleted(target, verb, ApiTraffic.NO_RESPONSE);
+            traffic.requestCompleted(target, verb, ApiTraffic.NO_RESPONSE, Duration.ofNanos(System.nanoTime() - started));
             throw e;
         }
-        traffic.requestCompleted(target, verb, response.code());
+        traffic.requestCompleted(target, verb, response.code(), Duration.ofNanos(System.nanoTime() - started));
         return response;
     }
 

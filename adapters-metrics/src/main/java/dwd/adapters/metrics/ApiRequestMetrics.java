@@ -3,12 +3,28 @@ package dwd.adapters.metrics;
 import dwd.application.port.out.ApiTraffic;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 
-/** Requests to Kubernetes API servers by target, verb and code, and the throttled ones (429) by target. */
+/**
+ * Requests to Kubernetes API servers by target, verb and code, the throttled ones (429) by target,
+ * and their latency by target and verb as a histogram.
+ */
 public final class ApiRequestMetrics implements ApiTraffic {
 
     static final String API_REQUESTS = "dwd.api.requests";
     static final String THROTTLED = "dwd.throttled.requests";
+    static final String DURATION = "dwd.api.request.duration";
+
+    /**
+     * Bucket bounds of the latency histogram: a healthy API server answers in milliseconds, a loaded
+     * one in hundreds, and the prober's calls time out after seconds (its probe timeout, 30 s by default).
+     */
+    static final Duration[] BUCKETS = {
+        Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
+        Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
+        Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30),
+    };
 
     private final MeterRegistry registry;
 
@@ -28,6 +44,15 @@ public final class ApiRequestMetrics implements ApiTraffic {
         if (code == 429) {
             throttled(target).increment();
         }
+    }
+
+    @Override
+    public void requestCompleted(String target, String verb, int code, Duration elapsed) {
+        requestCompleted(target, verb, code);
+        Timer.builder(DURATION).tag("target", target).tag("verb", verb)
+                .serviceLevelObjectives(BUCKETS)
+                .description("Latency of requests to Kubernetes API servers, until the response headers (a watch: until established)")
+                .register(registry).record(elapsed);
     }
 
     private Counter throttled(String target) {

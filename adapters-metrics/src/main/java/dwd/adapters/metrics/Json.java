@@ -1,5 +1,7 @@
 package dwd.adapters.metrics;
 
+import dwd.domain.config.GoDuration;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
@@ -7,8 +9,8 @@ import java.util.Optional;
 
 /**
  * A minimal JSON writer for the status pages: maps (in their iteration order), collections,
- * strings, numbers, booleans, instants (RFC 3339), enums and null. An empty {@link Optional} is
- * written as null.
+ * strings, numbers, booleans, instants (RFC 3339), durations (as Go writes them, e.g. {@code 1m30s}),
+ * enums and null. An empty {@link Optional} is written as null.
  */
 final class Json {
 
@@ -31,6 +33,7 @@ final class Json {
             case Float number when number.isNaN() || number.isInfinite() -> out.append("null");
             case Number number -> out.append(number);
             case Instant instant -> string(instant.toString(), out);
+            case Duration duration -> string(GoDuration.format(duration), out);
             case Enum<?> constant -> string(constant.name(), out);
             case Map<?, ?> map -> {
                 out.append('{');

@@ -3,6 +3,7 @@ package dwd.adapters.metrics;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Clock;
 import dwd.application.port.out.ProberObserver;
+import dwd.application.prober.ProbeStatusBoard.State;
 import dwd.domain.config.ResourceRef;
 import dwd.domain.lease.Decision;
 import dwd.domain.lease.LeaseVerdict;
@@ -14,6 +15,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -26,7 +28,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * observing never slows a probe; a scrape reads the registry, never the probes.
  *
  * <p>Per-shoot gauges exist while the shoot is probed and are removed when its probe stops, so a
- * deleted shoot leaves no stale series. A healthy shoot's scale-up that finds nothing to do is not
+ * deleted shoot leaves no stale series. {@code dwd_shoot_scaled_down_since_timestamp_seconds}
+ * exists only while the shoot's dependents are held scaled down: from the first dependent scaled
+ * down (or a completed scale-down that found them down already) to the next completed scale-up. A healthy shoot's scale-up that finds nothing to do is not
  * a flow worth timing: only flows that touched a resource (or did not complete) are recorded.
  */
 public final class ProberMetrics implements ProberObserver {
@@ -44,6 +48,9 @@ public final class ProberMetrics implements ProberObserver {
     private static final Duration[] LATENESS_BUCKETS = java.util.stream.Stream.of(
             1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000)
             .map(Duration::ofMillis).toArray(Duration[]::new);
+    static final String SHOOT_STATE = "dwd.shoot.state";
+    static final String SCALED_DOWN_SINCE = "dwd.shoot.scaled.down.since.timestamp.seconds";
+    static final String PROBE_FAILURES = "dwd.probe.failures";
 
     /** The last verdict's numbers of one shoot, behind its three gauges. */
     private static final class ShootGauges {
@@ -65,6 +72,24 @@ public final class ProberMetrics implements ProberObserver {
         }
     }
 
+    /**
+     * Where one shoot stands ({@code /probes}' {@code state}), as a state set: one series per state,
+     * 1 for the current one, so a panel or an alert can select a state without knowing the others.
+     */
+    private static final class ShootState {
+        volatile State current = State.STARTING;
+        final List<Meter> meters;
+
+        ShootState(MeterRegistry registry, String shoot) {
+            meters = Arrays.stream(State.values())
+                    .<Meter>map(state -> Gauge.builder(SHOOT_STATE, this, s -> s.current == state ? 1 : 0)
+                            .tag("shoot", shoot).tag("state", ProbeStatusJson.name(state)).strongReference(true)
+                            .description("1 for the shoot's current probe state (as on /probes), 0 for the others")
+                            .register(registry))
+                    .toList();
+        }
+    }
+
     /** A flow under way: when it started and whether it touched anything yet. */
     private record RunningFlow(Instant startedAt, AtomicBoolean acted, AtomicBoolean firstWriteTimed) { }
 
@@ -74,6 +99,9 @@ public final class ProberMetrics implements ProberObserver {
     private final ConcurrentHashMap<String, ShootGauges> shoots = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, RunningFlow> flows = new ConcurrentHashMap<>();
     private final Timer lateness;
+    private final ConcurrentHashMap<String, ShootState> states = new ConcurrentHashMap<>();
+    /** Shoots whose dependents are held scaled down, by the gauge that says since when. */
+    private final ConcurrentHashMap<String, Gauge> scaledDown = new ConcurrentHashMap<>();
 
     public ProberMetrics(MeterRegistry registry, Clock clock) {
         this.registry = registry;
@@ -92,6 +120,7 @@ public final class ProberMetrics implements ProberObserver {
     @Override
     public void probeStarted(String ns) {
         probed.add(ns);
+        states.computeIfAbsent(ns, shoot -> new ShootState(registry, shoot));
     }
 
     @Override
@@ -102,6 +131,11 @@ public final class ProberMetrics implements ProberObserver {
         if (gauges != null) {
             gauges.meters.forEach(registry::remove);
         }
+        ShootState state = states.remove(ns);
+        if (state != null) {
+            state.meters.forEach(registry::remove);
+        }
+        noLongerScaledDown(ns);
     }
 
     @Override
@@ -116,11 +150,17 @@ public final class ProberMetrics implements ProberObserver {
         gauges.ratio = verdict.fraction();
         gauges.candidates = verdict.candidates();
         gauges.expired = verdict.expired();
+        state(ns, State.after(verdict, action));
     }
 
     @Override
     public void probeFailed(String ns, ProbeStage stage, ApiFailure failure, Instant nextProbe) {
         probeResults(stage == ProbeStage.API_SERVER ? "failed_api_server" : "failed_leases").increment();
+        Counter.builder(PROBE_FAILURES).tag("shoot", ns).tag("stage", ProbeStatusJson.name(stage))
+                .tag("reason", ProbeStatusJson.name(failure.kind()))
+                .description("Failed probe runs by shoot, the stage that failed and why (as on /probes' lastFailure)")
+                .register(registry).increment();
+        state(ns, State.PROBE_FAILING);
     }
 
     @Override
@@ -131,6 +171,9 @@ public final class ProberMetrics implements ProberObserver {
     @Override
     public void resourceScaled(String ns, ScaleDirection direction, ResourceRef ref, int from, int to, LeaseVerdict cause) {
         scaleOperations(ns, direction, ref, "scaled").increment();
+        if (direction == ScaleDirection.DOWN) {
+            scaledDown(ns);
+        }
         RunningFlow flow = acted(ns, direction);
         // Decision latency: from the instant the expired fraction reached the threshold to the first
         // dependent scaled down for it.
@@ -160,6 +203,15 @@ public final class ProberMetrics implements ProberObserver {
 
     @Override
     public void flowFinished(String ns, ScaleDirection direction, FlowOutcome outcome) {
+        if (outcome == FlowOutcome.COMPLETED) {
+            // A completed scale-down that scaled nothing found its dependents down already (after a
+            // restart or failover): held down from now on, as far as this process knows.
+            if (direction == ScaleDirection.DOWN) {
+                scaledDown(ns);
+            } else {
+                noLongerScaledDown(ns);
+            }
+        }
         RunningFlow flow = flows.remove(flowKey(ns, direction));
         if (flow != null && (flow.acted().get() || outcome != FlowOutcome.COMPLETED)) {
             Timer.builder(FLOW_DURATION)
@@ -168,6 +220,33 @@ public final class ProberMetrics implements ProberObserver {
                     .description("Duration of scale flows that scaled, skipped or failed at least one dependent")
                     .register(registry)
                     .record(Duration.between(flow.startedAt(), clock.now()));
+        }
+    }
+
+    private void state(String ns, State state) {
+        ShootState shoot = states.get(ns);
+        if (shoot != null) {
+            shoot.current = state;
+        }
+    }
+
+    /** The shoot's dependents are held down from now on, unless they already were. */
+    private void scaledDown(String ns) {
+        if (!probed.contains(ns)) {
+            return; // a flow finishing after its probe stopped concerns no one any more
+        }
+        scaledDown.computeIfAbsent(ns, shoot -> {
+            double since = clock.now().toEpochMilli() / 1000.0;
+            return Gauge.builder(SCALED_DOWN_SINCE, () -> since).tag("shoot", shoot).strongReference(true)
+                    .description("Present while the shoot's dependents are held scaled down: since when (Unix time)")
+                    .register(registry);
+        });
+    }
+
+    private void noLongerScaledDown(String ns) {
+        Gauge gauge = scaledDown.remove(ns);
+        if (gauge != null) {
+            registry.remove(gauge);
         }
     }
 

@@ -1,5 +1,6 @@
 package dwd.adapters.metrics;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,6 +35,16 @@ public final class ProcessMetrics implements AutoCloseable {
         Gauge.builder("dwd.leader.status", leading, supplier -> supplier.getAsBoolean() ? 1 : 0)
                 .tag("lock", lock).strongReference(true)
                 .description("1 while this process holds the role's leader-election Lease").register(registry);
+    }
+
+    /**
+     * {@code dwd_leader_acquisitions_total{lock}}: how often this process became leader (0 or 1, as
+     * losing leadership ends the process); summed over a role's processes, the leader changes.
+     * Present at 0 from the start, so that the acquisition itself is an increase.
+     */
+    public static Counter leaderAcquisitions(MeterRegistry registry, String lock) {
+        return Counter.builder("dwd.leader.acquisitions").tag("lock", lock)
+                .description("Times this process acquired the role's leader-election Lease").register(registry);
     }
 
     /**

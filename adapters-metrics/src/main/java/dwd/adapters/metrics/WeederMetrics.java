@@ -11,8 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The weeder's metrics, from its events: {@code dwd_weeders_active} and
- * {@code dwd_pods_deleted_total{namespace,service}} (the service whose readiness triggered the
- * deletion). Each event costs a set or counter update, so observing never slows a weeder.
+ * {@code dwd_pods_deleted_total{shoot,service,owner}}: the shoot namespace, the service whose
+ * readiness triggered the deletion and the pod's controller ({@code Kind/name}, {@code none} for a
+ * bare pod). The controller, not the pod, so that "the same pods deleted again and again" is one
+ * series that grows, while pod names (new with every replacement) never become labels. Each event
+ * costs a set or counter update, so observing never slows a weeder.
  */
 public final class WeederMetrics implements WeederObserver {
 
@@ -40,8 +43,9 @@ public final class WeederMetrics implements WeederObserver {
 
     @Override
     public void podDeleted(String namespace, String service, PodState pod) {
-        Counter.builder(PODS_DELETED).tag("namespace", namespace).tag("service", service)
-                .description("Crash-looping pods deleted by weeders, by the service whose readiness triggered them")
+        String owner = pod.controller().map(controller -> controller.kind() + "/" + controller.name()).orElse("none");
+        Counter.builder(PODS_DELETED).tag("shoot", namespace).tag("service", service).tag("owner", owner)
+                .description("Crash-looping pods deleted by weeders, by shoot, triggering service and the pod's controller")
                 .register(registry).increment();
     }
 }

@@ -13,6 +13,7 @@ import dwd.domain.lease.Decision;
 import dwd.domain.lease.Exclusion;
 import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.scaling.ScaleDirection;
+import dwd.domain.weeding.PodOwner;
 import dwd.domain.weeding.PodState;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -40,6 +41,11 @@ class OperabilityEndpointsTest {
             Map.of("node-x", Set.of(Exclusion.NOT_MANAGED_BY_MCM)), 0, 0, List.of(), Optional.of(T0.minusSeconds(1)));
 
     static final PodState POD = new PodState("shoot--a", "kube-apiserver-0", "uid-0", false, List.of(), List.of());
+    static final PodOwner REPLICA_SET = new PodOwner("apps/v1", "ReplicaSet", "kube-apiserver-7d9f");
+    static final PodState OWNED_POD = new PodState("shoot--a", "kube-apiserver-7d9f-x2k4q", "uid-1", false,
+            List.of(), List.of(), Optional.of(REPLICA_SET));
+    static final PodState OWNED_POD_REPLACEMENT = new PodState("shoot--a", "kube-apiserver-7d9f-b8m2z", "uid-2", false,
+            List.of(), List.of(), Optional.of(REPLICA_SET));
 
     private final AtomicReference<Instant> now = new AtomicReference<>(T0);
 
@@ -86,8 +92,14 @@ class OperabilityEndpointsTest {
         var weeders = new WeederMetrics(registry);
         weeders.weederStarted("shoot--a", "etcd-main-client", T0.plusSeconds(300));
         weeders.podDeleted("shoot--a", "etcd-main-client", POD);
+        weeders.podDeleted("shoot--a", "etcd-main-client", OWNED_POD);
+        weeders.podDeleted("shoot--a", "etcd-main-client", OWNED_POD_REPLACEMENT);
         assertThat(registry.scrape()).contains("dwd_weeders_active 1.0")
-                .contains("dwd_pods_deleted_total{namespace=\"shoot--a\",service=\"etcd-main-client\"} 1.0");
+                .contains("dwd_pods_deleted_total{owner=\"none\",service=\"etcd-main-client\",shoot=\"shoot--a\"} 1.0")
+                .as("the replacement of a deleted pod counts on the same series: its controller's")
+                .contains("dwd_pods_deleted_total{owner=\"ReplicaSet/kube-apiserver-7d9f\",service=\"etcd-main-client\","
+                        + "shoot=\"shoot--a\"} 2.0")
+                .doesNotContain("kube-apiserver-7d9f-x2k4q");
         weeders.weederStopped("shoot--a", "etcd-main-client", WeederObserver.StopReason.EXPIRED);
         assertThat(registry.scrape()).contains("dwd_weeders_active 0.0");
     }
@@ -151,6 +163,8 @@ class OperabilityEndpointsTest {
     void jsonEscapesAndWritesNullForEmpty() {
         assertThat(Json.write(Map.of("a", "x\"y\n"))).isEqualTo("{\"a\":\"x\\\"y\\n\"}");
         assertThat(Json.write(List.of(Optional.empty(), 1, true, Double.NaN))).isEqualTo("[null,1,true,null]");
+        assertThat(Json.write(List.of(java.time.Duration.ofSeconds(90), java.time.Duration.ofMillis(500))))
+                .as("durations as users type them").isEqualTo("[\"1m30s\",\"500ms\"]");
     }
 
     private static HttpResponse<String> get(HttpClient http, int port, String path) throws Exception {

@@ -9,6 +9,7 @@ import dwd.domain.scaling.ScaleDirection;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * Logs what the prober does, one line per event, the shoot namespace first. A verdict is logged
@@ -16,7 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * seed does not log every probe of every shoot. Likewise a failed probe is logged at WARN when it
  * fails differently from the shoot's previous probe, and at DEBUG when it repeats the same failure
  * (a broken secret or an unreachable shoot is reported once, not every probe interval); leases
- * without a renew time are reported when their number changes.
+ * without a renew time are reported when their number changes. While the seed's API server is known
+ * to be unreachable (reported once, by whoever noticed it), a scale flow's failures are logged at
+ * DEBUG: they can only fail then, and the metrics and the status page still count them.
  */
 public final class LoggingProberObserver implements ProberObserver {
 
@@ -29,6 +32,17 @@ public final class LoggingProberObserver implements ProberObserver {
     private final ConcurrentHashMap<String, String> lastFailure = new ConcurrentHashMap<>();
     /** How many candidate nodes' leases had no renew time at the shoot's last probe, when any had none. */
     private final ConcurrentHashMap<String, Integer> leasesWithoutRenewTime = new ConcurrentHashMap<>();
+    private final BooleanSupplier seedUnreachable;
+
+    /** Every failure at its level. */
+    public LoggingProberObserver() {
+        this(() -> false);
+    }
+
+    /** @param seedUnreachable whether the seed's API server is known to be unreachable now */
+    public LoggingProberObserver(BooleanSupplier seedUnreachable) {
+        this.seedUnreachable = seedUnreachable;
+    }
 
     @Override
     public void probeStarted(String ns) {
@@ -94,13 +108,15 @@ public final class LoggingProberObserver implements ProberObserver {
 
     @Override
     public void resourceFailed(String ns, ScaleDirection direction, ResourceRef ref, String reason) {
-        LOG.log(System.Logger.Level.WARNING, ns + ": " + flow(direction) + " could not scale " + ref + ": " + reason);
+        LOG.log(seedUnreachable.getAsBoolean() ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,
+                ns + ": " + flow(direction) + " could not scale " + ref + ": " + reason);
     }
 
     @Override
     public void flowFinished(String ns, ScaleDirection direction, FlowOutcome outcome) {
         boolean acted = flowsThatActed.remove(ns + "/" + direction);
-        System.Logger.Level level = outcome == FlowOutcome.FAILED ? System.Logger.Level.WARNING
+        System.Logger.Level level = outcome == FlowOutcome.FAILED
+                ? seedUnreachable.getAsBoolean() ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING
                 : acted || outcome == FlowOutcome.CANCELLED ? System.Logger.Level.INFO : System.Logger.Level.DEBUG;
         LOG.log(level, ns + ": " + flow(direction) + " " + outcome.name().toLowerCase(java.util.Locale.ROOT));
     }

@@ -37,7 +37,16 @@ public final class ProbeStatusBoard implements ProberObserver {
         /** Too few candidate leases to judge: nothing changes. */
         HOLD,
         /** The last run could not reach the shoot or read its leases: nothing changes. */
-        PROBE_FAILING
+        PROBE_FAILING;
+
+        /** Where a shoot stands after a run that ended in {@code verdict}, and the action taken on it (if any). */
+        public static State after(LeaseVerdict verdict, Optional<Decision> action) {
+            return action.map(decision -> switch (decision) {
+                case SCALE_DOWN -> MELTDOWN;
+                case SCALE_UP -> HEALTHY;
+                case HOLD -> HOLD;
+            }).orElse(verdict.decision() == Decision.HOLD ? HOLD : AWAITING_CONFIRMATION);
+        }
     }
 
     /** A verdict and the action taken on it (empty while awaiting confirmation). */
@@ -100,11 +109,7 @@ public final class ProbeStatusBoard implements ProberObserver {
 
     @Override
     public void probeSucceeded(String ns, LeaseVerdict verdict, Optional<Decision> action, Instant nextProbe) {
-        State state = action.map(decision -> switch (decision) {
-            case SCALE_DOWN -> State.MELTDOWN;
-            case SCALE_UP -> State.HEALTHY;
-            case HOLD -> State.HOLD;
-        }).orElse(verdict.decision() == Decision.HOLD ? State.HOLD : State.AWAITING_CONFIRMATION);
+        State state = State.after(verdict, action);
         var latest = new Verdict(clock.now(), verdict, action);
         update(ns, status -> new ShootStatus(ns, state, status.probingSince(), Optional.of(latest),
                 status.lastFailure(), Optional.of(nextProbe), status.lastFlow()));

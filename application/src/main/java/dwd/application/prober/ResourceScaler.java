@@ -1,5 +1,6 @@
 package dwd.application.prober;
 
+import dwd.domain.config.GoDuration;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Cancellable;
 import dwd.application.port.out.ProberObserver;
@@ -168,7 +169,7 @@ final class ResourceScaler {
             }
             if (!delayed && step.initialDelay().isPositive()) {
                 delayed = true;
-                LOG.log(System.Logger.Level.INFO, () -> namespace + ": waiting " + step.initialDelay()
+                LOG.log(System.Logger.Level.INFO, () -> namespace + ": waiting " + GoDuration.format(step.initialDelay())
                         + " before " + (direction == ScaleDirection.UP ? "scaling up " : "scaling down ") + ref);
                 waitThen(step.initialDelay(), () -> attempt(number), StepOutcome.CANCELLED); // then re-read: it may no longer need it
                 return;
@@ -241,7 +242,7 @@ final class ResourceScaler {
             } else if (!scheduler.now().isBefore(deadline)) {
                 LOG.log(System.Logger.Level.INFO, () -> namespace + ": " + ref + " did not reach "
                         + (direction == ScaleDirection.UP ? "1 ready replica" : "0 ready replicas")
-                        + " within " + tuning.readinessTimeout() + "; moving on");
+                        + " within " + GoDuration.format(tuning.readinessTimeout()) + "; moving on");
                 finish(StepOutcome.SCALED);
             } else {
                 waitThen(tuning.readinessPoll(), () -> awaitReadiness(deadline), StepOutcome.SCALED);

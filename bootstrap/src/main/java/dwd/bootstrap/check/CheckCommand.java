@@ -38,8 +38,8 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:no failure (warnings allowed)",
-            "1:at least one failure",
-            "2:usage error, or a config, file or object that cannot be read",
+            "1:at least one failure; or a config, file or object that cannot be read (then stdout is empty)",
+            "2:a command line that cannot be run (unknown or missing option, options that exclude each other)",
         },
         footerHeading = "%nExamples:%n",
         footer = {
@@ -60,8 +60,11 @@ public final class CheckCommand implements Callable<Integer> {
     static final int PASSED = 0;
     /** Exit code when any object has a failure. */
     static final int FAILED = 1;
-    /** Exit code for usage errors and unreadable input. */
-    static final int UNUSABLE_INPUT = 2;
+    /**
+     * Exit code for input that cannot be read: a bad file, like every dwd command's (usage errors exit 2); stderr
+     * says what, and nothing is printed on stdout.
+     */
+    static final int UNUSABLE_INPUT = 1;
 
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
 

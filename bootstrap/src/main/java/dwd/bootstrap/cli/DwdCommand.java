@@ -18,9 +18,11 @@ import picocli.CommandLine.Spec;
         subcommands = {ProberCommand.class, WeederCommand.class, DemoCommand.class, CheckCommand.class, PlanCommand.class, ValidateCommand.class,
             VersionCommand.class},
         commandListHeading = "%nCommands:%n",
-        footer = {"", "Shadow mode: 'dwd prober' and 'dwd weeder' take --dry-run=none|client|server (default none: act).",
-            "client changes nothing and logs what it would change; server also has the API server check each change",
-            "(dryRun=All: RBAC, admission, validation) without persisting it.",
+        footer = {"", "Shadow mode: 'dwd prober' and 'dwd weeder' take --dry-run=none|client|server (default none:"
+                + " act). client changes nothing and logs what it would change; server also has the API server check"
+                + " each change (dryRun=All: RBAC, admission, validation) without persisting it.",
+            "", "Exit status: 0 success; 1 a config file that cannot be used, or a failure at run time; 2 a command"
+                + " line that cannot be run (unknown command or option, bad or missing option value).",
             "", "Run 'dwd <command> --help' for a command's options."})
 public final class DwdCommand implements Runnable {
 

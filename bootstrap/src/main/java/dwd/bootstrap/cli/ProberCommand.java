@@ -1,5 +1,6 @@
 package dwd.bootstrap.cli;
 
+import dwd.domain.config.GoDuration;
 import dwd.bootstrap.shadow.DryRunOption;
 import dwd.application.shadow.ShadowMode;
 import dwd.application.shadow.LoggingShadowObserver;
@@ -50,10 +51,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "prober", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
             "Protect shoots whose kubelets lose their control plane.",
-            "Probes every shoot's API server and node leases; when too many leases expire, scales down",
-            "machine-controller-manager and cluster-autoscaler, then kube-controller-manager, and scales them",
-            "back up, in order, once leases are renewed again. Runs until SIGTERM/SIGINT.",
-            "Exit status: 1 for a config or start-up error, or when leadership is lost (the orchestrator restarts it)."})
+            "Probes every shoot's API server and node leases; when too many leases expire, scales down"
+                    + " machine-controller-manager and cluster-autoscaler, then kube-controller-manager, and scales"
+                    + " them back up, in order, once leases are renewed again. Runs until SIGTERM or SIGINT.",
+            "Exit status: 2 for a bad command line; 1 for a config or start-up error, or when leadership is lost"
+                    + " (the orchestrator restarts it)."})
 public final class ProberCommand implements Callable<Integer> {
 
     private static final Logger LOG = LogManager.getLogger("dwd.prober");
@@ -68,6 +70,11 @@ public final class ProberCommand implements Callable<Integer> {
 
     @Mixin
     DryRunOption dryRunOption;
+
+    @Option(names = "--concurrent-reconciles", paramLabel = "N", defaultValue = "1",
+            description = "Accepted for compatibility and ignored: the prober handles each Cluster event as it arrives,"
+                    + " without a work queue.")
+    int concurrentReconciles;
 
     @Option(names = "--x-scale-readiness-timeout", hidden = true, converter = RoleOptions.GoDurationConverter.class,
             description = "How long a scaled dependent is watched for ready replicas (default 5s; demos and tests shorten it).")
@@ -85,7 +92,7 @@ public final class ProberCommand implements Callable<Integer> {
     public Integer call() {
         RoleStart.Started<ProberConfig> started;
         try {
-            started = RoleStart.begin("dwd prober", options, dryRunOption, spec.commandLine().getErr(), LOG, ConfigFiles::prober);
+            started = RoleStart.begin("dwd prober", spec.commandLine(), options, dryRunOption, LOG, ConfigFiles::prober);
         } catch (RoleStart.Exit exit) {
             return exit.status();
         }
@@ -93,8 +100,9 @@ public final class ProberCommand implements Callable<Integer> {
         SeedConnection seed = started.seed();
         DryRunMode mode = started.mode();
         LOG.info("dwd prober starting: config {}, seed from {}, {} dependents, probe interval {}, lease failure fraction {},"
-                + " dry-run {}", options.configFile(), seed.source(), config.dependentResourceInfos().size(),
-                config.probeInterval(), config.nodeLeaseFailureFraction(), mode.flagValue());
+                + " dry-run {}, seed requests: {}", options.configFile(), seed.source(), config.dependentResourceInfos().size(),
+                GoDuration.format(config.probeInterval()), config.nodeLeaseFailureFraction(), mode.flagValue(),
+                options.describeSeedLimit());
         return run(config, seed, started.election(), mode);
     }
 
@@ -103,7 +111,7 @@ public final class ProberCommand implements Callable<Integer> {
         BuildInfo build = LauncherComponent.create().buildInfo();
         var operability = RoleOperability.prepare(new RoleOperability.Settings("prober", RoleStart.lockName(LockNames.PROBER, mode),
                 REPORTING_CONTROLLER, build.version(), election, options.leaderElectionNamespace(),
-                options.metricsAddress(), options.healthAddress(), List.of("seed", "shoot", "leader-election")), plainSeed);
+                options.metricsAddress(), options.healthAddress(), List.of("seed", "shoot", "leader-election"), options.seedThrottle()), plainSeed);
         Clock clock = operability.clock();
         Leadership leadership = operability.leadership();
 
@@ -112,7 +120,7 @@ public final class ProberCommand implements Callable<Integer> {
                 : config.probeTimeout().multipliedBy(4).plusSeconds(10);
         var loops = new LoopProgress("probe-loops", clock, tolerance);
         List<ProberObserver> observers = new ArrayList<>(List.of(
-                new LoggingProberObserver(),
+                new LoggingProberObserver(operability.seed().outages()::inOutage),
                 new ProberMetrics(operability.registry(), clock),
                 board,
                 new ProbeProgress(loops, clock, config.initialDelay()),

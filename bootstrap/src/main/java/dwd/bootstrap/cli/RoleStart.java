@@ -11,8 +11,9 @@ import dwd.domain.dryrun.DryRunMode;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;
-import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.Logger;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
 
 /**
  * What both roles do before they run: check the flags, set up logging, announce shadow mode,
@@ -48,23 +49,26 @@ final class RoleStart {
     private RoleStart() {
     }
 
-    static <C> Started<C> begin(String command, RoleOptions options, DryRunOption dryRunOption, PrintWriter err,
-            Logger log, ConfigReader<C> reader) throws Exit {
+    /**
+     * @throws ParameterException for flags that do not fit together (exit status 2, as every bad command line)
+     * @throws Exit               with the status of a problem already printed: 2 for a bad {@code --dry-run},
+     *                            1 for a config file or kubeconfig that cannot be used
+     */
+    static <C> Started<C> begin(String command, CommandLine commandLine, RoleOptions options,
+            DryRunOption dryRunOption, Logger log, ConfigReader<C> reader) throws Exit {
+        PrintWriter err = commandLine.getErr();
         var dryRun = dryRunOption.resolve(command, err);
         if (dryRun.isEmpty()) {
             throw new Exit(DryRunOption.INVALID);
         }
-        Level level;
-        LogSetup.Format format;
+        Optional<LeaderElectionTimings> election;
         try {
-            level = LogLevels.parse(options.logLevel());
-            format = options.logFormat();
+            election = options.leaderElection() ? Optional.of(options.leaderElectionTimings()) : Optional.empty();
         } catch (IllegalArgumentException e) {
-            err.println(command + ": " + e.getMessage());
-            throw new Exit(1);
+            throw new ParameterException(commandLine, e.getMessage());
         }
-        LogSetup.apply(format);
-        LogLevels.apply(level);
+        LogSetup.apply(options.logFormat());
+        LogLevels.apply(options.logLevel());
         DryRunMode mode = dryRun.get();
         if (mode.isShadow()) {
             log.warn(DryRunOption.shadowModeNotice(command, mode));
@@ -72,10 +76,6 @@ final class RoleStart {
         try {
             C config = reader.read(new ConfigFiles(log::warn), options.configFile());
             var seed = SeedConnection.resolve(options.kubeconfig(), System.getenv(), Path.of(System.getProperty("user.home")));
-            options.metricsAddress();
-            options.healthAddress();
-            var election = options.leaderElection() ? Optional.of(options.leaderElectionTimings())
-                    : Optional.<LeaderElectionTimings>empty();
             if (options.pprofRequested()) {
                 log.warn("--pprof-bind-addr is accepted for compatibility but not supported: dwd serves no pprof endpoint");
             }

@@ -7,7 +7,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code dwd version}: prints the product version. */
-@Command(name = "version", mixinStandardHelpOptions = true, description = "Print the version of dwd and exit.")
+@Command(name = "version", mixinStandardHelpOptions = true, description = "Print the version of dwd (and its git revision) and exit.")
 public final class VersionCommand implements Callable<Integer> {
 
     @Spec

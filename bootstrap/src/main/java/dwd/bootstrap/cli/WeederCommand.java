@@ -1,5 +1,6 @@
 package dwd.bootstrap.cli;
 
+import dwd.domain.config.GoDuration;
 import dwd.bootstrap.shadow.DryRunOption;
 import dwd.application.shadow.ShadowMode;
 import dwd.application.shadow.LoggingShadowObserver;
@@ -36,6 +37,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -43,9 +45,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "weeder", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
             "Restart pods stuck in CrashLoopBackOff when the service they depend on is ready again.",
-            "Watches the EndpointSlices of the configured services (e.g. etcd-main-client); when one turns ready,",
-            "deletes its crash-looping dependents for watchDuration. Runs until SIGTERM/SIGINT.",
-            "Exit status: 1 for a config or start-up error, or when leadership is lost (the orchestrator restarts it)."})
+            "Watches the EndpointSlices of the configured services (e.g. etcd-main-client); when one turns ready,"
+                    + " deletes its crash-looping dependents for watchDuration. Runs until SIGTERM or SIGINT.",
+            "Exit status: 2 for a bad command line; 1 for a config or start-up error, or when leadership is lost"
+                    + " (the orchestrator restarts it)."})
 public final class WeederCommand implements Callable<Integer> {
 
     private static final Logger LOG = LogManager.getLogger("dwd.weeder");
@@ -66,20 +69,25 @@ public final class WeederCommand implements Callable<Integer> {
     @Mixin
     DryRunOption dryRunOption;
 
+    @Option(names = "--concurrent-reconciles", paramLabel = "N", defaultValue = "1",
+            description = "Accepted for compatibility and ignored, as the original's weeder ignores it: EndpointSlice"
+                    + " events are handled one at a time, as they arrive.")
+    int concurrentReconciles;
+
     @Override
     public Integer call() {
         RoleStart.Started<WeederConfig> started;
         try {
-            started = RoleStart.begin("dwd weeder", options, dryRunOption, spec.commandLine().getErr(), LOG, ConfigFiles::weeder);
+            started = RoleStart.begin("dwd weeder", spec.commandLine(), options, dryRunOption, LOG, ConfigFiles::weeder);
         } catch (RoleStart.Exit exit) {
             return exit.status();
         }
         WeederConfig config = started.config();
         SeedConnection seed = started.seed();
         DryRunMode mode = started.mode();
-        LOG.info("dwd weeder starting: config {}, seed from {}, services {}, watch duration {}, dry-run {}",
-                options.configFile(), seed.source(), config.servicesAndDependantSelectors().keySet(), config.watchDuration(),
-                mode.flagValue());
+        LOG.info("dwd weeder starting: config {}, seed from {}, services {}, watch duration {}, dry-run {},"
+                + " seed requests: {}", options.configFile(), seed.source(), config.servicesAndDependantSelectors().keySet(),
+                GoDuration.format(config.watchDuration()), mode.flagValue(), options.describeSeedLimit());
         return run(config, seed, started.election(), mode);
     }
 
@@ -89,7 +97,7 @@ public final class WeederCommand implements Callable<Integer> {
                 RoleStart.lockName(LockNames.WEEDER, mode),
                 REPORTING_CONTROLLER, LauncherComponent.create().buildInfo().version(), election,
                 options.leaderElectionNamespace(), options.metricsAddress(), options.healthAddress(),
-                List.of("seed", "leader-election")), plainSeed);
+                List.of("seed", "leader-election"), options.seedThrottle()), plainSeed);
         Clock clock = operability.clock();
 
         var board = new WeederStatusBoard(clock);

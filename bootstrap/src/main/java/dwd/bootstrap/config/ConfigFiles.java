@@ -24,7 +24,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -83,12 +82,13 @@ public final class ConfigFiles {
         if (text.isBlank()) {
             throw new ConfigFileException(file.toString(), "the " + role + " config file is empty", List.of());
         }
-        List<String> unknownKeys = new ArrayList<>();
         try {
-            T draft = reader(type, unknownKeys).readValue(text);
+            ObjectReader reader = reader(type);
+            T draft = reader.readValue(text);
             if (draft == null) {
                 throw new ConfigFileException(file.toString(), "the " + role + " config file holds no document", List.of());
             }
+            List<String> unknownKeys = UnknownKeys.of(reader.readTree(text), type);
             if (!unknownKeys.isEmpty()) {
                 warnings.accept(file + ": ignoring unknown " + (unknownKeys.size() == 1 ? "key " : "keys ")
                         + String.join(", ", unknownKeys));
@@ -103,7 +103,7 @@ public final class ConfigFiles {
         }
     }
 
-    private static ObjectReader reader(Class<?> type, List<String> unknownKeys) {
+    private static ObjectReader reader(Class<?> type) {
         var mapper = YAMLMapper.builder()
                 .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES)
                 // The domain's records live in exported (not opened) packages: use public members only.
@@ -111,12 +111,13 @@ public final class ConfigFiles {
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .build();
+        // Unknown keys are skipped here and named by UnknownKeys, which walks the document itself: Jackson
+        // buffers a record's properties before it reports one it does not know, so its parser's path is
+        // no longer the key's.
         mapper.addHandler(new DeserializationProblemHandler() {
             @Override
             public boolean handleUnknownProperty(DeserializationContext context, JsonParser parser,
                     JsonDeserializer<?> deserializer, Object beanOrClass, String propertyName) throws IOException {
-                String parent = path(parser.getParsingContext().getParent());
-                unknownKeys.add((parent.isEmpty() ? "" : parent + ".") + propertyName);
                 parser.skipChildren();
                 return true;
             }
@@ -201,24 +202,5 @@ public final class ConfigFiles {
     private static String at(JsonLocation location) {
         return location == null || location.getLineNr() < 1 ? ""
                 : "line " + location.getLineNr() + ", column " + location.getColumnNr() + ": ";
-    }
-
-    private static String path(com.fasterxml.jackson.core.JsonStreamContext context) {
-        var parts = new ArrayList<String>();
-        for (var c = context; c != null && !c.inRoot(); c = c.getParent()) {
-            if (c.inArray()) {
-                parts.addFirst("[" + c.getCurrentIndex() + "]");
-            } else if (c.getCurrentName() != null) {
-                parts.addFirst((parts.isEmpty() || parts.getFirst().startsWith("[") ? "" : "") + c.getCurrentName());
-            }
-        }
-        var out = new StringBuilder();
-        for (String part : parts) {
-            if (!out.isEmpty() && !part.startsWith("[")) {
-                out.append('.');
-            }
-            out.append(part);
-        }
-        return out.toString();
     }
 }

@@ -56,8 +56,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The demo's seed: shoots with their Cluster objects, kube-controller-manager,
  * machine-controller-manager and cluster-autoscaler Deployments, a kubeconfig secret, nodes
- * with Machines and leases renewed like kubelets do, and the etcd-main-client and kube-apiserver
- * services with crash-prone kube-apiserver pods.
+ * with Machines and leases that this class renews as kubelets would, and the etcd-main-client and
+ * kube-apiserver services with kube-apiserver pods. The control plane has no scheduler,
+ * controller-manager or kubelet: no pod runs, and whatever a kubelet or the endpoints controller
+ * would write (lease renewals, container statuses, endpoint readiness) this class writes.
  */
 final class DemoSeed implements AutoCloseable {
 
@@ -120,6 +122,11 @@ final class DemoSeed implements AutoCloseable {
                 return false;
             }
         });
+    }
+
+    /** A namespace, e.g. {@code garden}, where the roles keep their leader-election Leases. */
+    void createNamespace(String namespace) throws ApiException {
+        new CoreV1Api(client).createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
     }
 
     /** A shoot: namespace, Cluster, secret, dependents, nodes with Machines and fresh leases. */
@@ -189,7 +196,7 @@ final class DemoSeed implements AutoCloseable {
                         "spec", Map.of("shoot", shoot, "seed", Map.of(), "cloudProfile", Map.of()))).execute();
     }
 
-    /** Renews every lease still renewing every {@code period}, like kubelets. */
+    /** Renews every lease still renewing every {@code period}, as kubelets do (there are none). */
     void startKubelets(Duration period) {
         renewLeases(period);
     }
@@ -260,7 +267,10 @@ final class DemoSeed implements AutoCloseable {
         }
     }
 
-    /** Puts a pod's container into CrashLoopBackOff, as the kubelet reports it. */
+    /**
+     * Writes a CrashLoopBackOff status for the pod's container, as a kubelet would report it. There is
+     * no kubelet and no container: the status is all there is.
+     */
     void crashLoop(String namespace, String pod) {
         String status = "{\"status\":{\"phase\":\"Running\",\"containerStatuses\":[{\"name\":\"kube-apiserver\","
                 + "\"image\":\"registry.invalid/kube-apiserver\",\"imageID\":\"\",\"ready\":false,\"restartCount\":4,"

@@ -37,13 +37,16 @@ public final class LocalKubernetes implements AutoCloseable {
     static final Identity ADMIN = new Identity("dwd-demo-admin-token", "demo-admin", "system:masters");
 
     private final Path workDirectory;
+    private final Path binaries;
     private final List<Process> processes = new ArrayList<>();
     private final List<String> logFiles = new ArrayList<>();
     private final int apiServerPort;
+    private boolean stopped;
     private String caData;
 
-    private LocalKubernetes(Path workDirectory, int apiServerPort) {
+    private LocalKubernetes(Path workDirectory, Path binaries, int apiServerPort) {
         this.workDirectory = workDirectory;
+        this.binaries = binaries;
         this.apiServerPort = apiServerPort;
     }
 
@@ -67,22 +70,41 @@ public final class LocalKubernetes implements AutoCloseable {
      * @param extraIdentities more static tokens the API server accepts
      */
     public static LocalKubernetes start(Path binaries, Scheduler scheduler, List<Identity> extraIdentities) {
+        var kubernetes = create(binaries);
         try {
-            Path work = Files.createTempDirectory("dwd-demo-");
-            var kubernetes = new LocalKubernetes(work, freePort());
-            try {
-                kubernetes.launch(binaries, scheduler, extraIdentities);
-            } catch (RuntimeException e) {
-                kubernetes.close();
-                throw e;
-            }
-            return kubernetes;
+            kubernetes.launch(scheduler, extraIdentities);
+        } catch (RuntimeException e) {
+            kubernetes.close();
+            throw e;
+        }
+        return kubernetes;
+    }
+
+    /** A control plane not started yet: its work directory and API server port; {@link #stop()} removes them. */
+    public static LocalKubernetes create(Path binaries) {
+        try {
+            return new LocalKubernetes(Files.createTempDirectory("dwd-demo-"), binaries, freePort());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the local control plane: " + e.getMessage(), e);
         }
     }
 
-    private void launch(Path binaries, Scheduler scheduler, List<Identity> extraIdentities) throws IOException {
+    /**
+     * Starts etcd and kube-apiserver and waits until the API server is ready.
+     *
+     * @throws IllegalStateException if either exits or the API server is not ready within 90 s, or
+     *                               {@link #stop()} was called meanwhile; what it started keeps running
+     *                               until {@link #stop()}
+     */
+    public void launch(Scheduler scheduler, List<Identity> extraIdentities) {
+        try {
+            launchProcesses(scheduler, extraIdentities);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the local control plane: " + e.getMessage(), e);
+        }
+    }
+
+    private void launchProcesses(Scheduler scheduler, List<Identity> extraIdentities) throws IOException {
         int etcdPort = freePort();
         int peerPort = freePort();
         Files.createDirectories(workDirectory.resolve("certs"));
@@ -135,7 +157,10 @@ public final class LocalKubernetes implements AutoCloseable {
         }
     }
 
-    private void ensureRunning() {
+    private synchronized void ensureRunning() {
+        if (stopped) {
+            throw new IllegalStateException("the local control plane was stopped while it started");
+        }
         for (int i = 0; i < processes.size(); i++) {
             Process process = processes.get(i);
             if (!process.isAlive()) {
@@ -154,9 +179,12 @@ public final class LocalKubernetes implements AutoCloseable {
         }
     }
 
-    private void start(List<String> command, String logFile) throws IOException {
+    private synchronized void start(List<String> command, String logFile) throws IOException {
+        if (stopped) {
+            throw new IllegalStateException("the local control plane was stopped while it started");
+        }
         logFiles.add(logFile);
-        processes.add(new ProcessBuilder(command)
+        processes.add(new ProcessBuilder(ChildProcesses.owned(command))
                 .redirectErrorStream(true)
                 .redirectOutput(workDirectory.resolve(logFile).toFile())
                 .start());
@@ -206,6 +234,11 @@ public final class LocalKubernetes implements AutoCloseable {
         return processes.stream().map(Process::pid).toList();
     }
 
+    /** The kubectl built with the control plane, if it was. */
+    public Optional<Path> kubectl() {
+        return Optional.of(binaries.resolve("kubectl")).filter(Files::isExecutable);
+    }
+
     public Path workDirectory() {
         return workDirectory;
     }
@@ -213,25 +246,50 @@ public final class LocalKubernetes implements AutoCloseable {
     /** Stops kube-apiserver, then etcd (SIGTERM, then SIGKILL after 10 s), and removes the work directory. */
     @Override
     public void close() {
-        for (Process process : processes.reversed()) {
+        stop();
+    }
+
+    /**
+     * Stops kube-apiserver, then etcd (SIGTERM, then SIGKILL after 10 s), and removes the work
+     * directory; safe to call twice. Returns what it did, one line each.
+     */
+    public synchronized List<String> stop() {
+        stopped = true;
+        var report = new ArrayList<String>();
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            Process process = processes.get(i);
+            String name = logFiles.get(i).replace(".log", "") + " (pid " + process.pid() + ")";
+            boolean wasAlive = process.isAlive();
             process.destroy();
             try {
                 if (!process.waitFor(10, TimeUnit.SECONDS)) {
                     process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                    report.add("stopped " + name + ": no exit 10s after SIGTERM, killed");
+                } else {
+                    report.add(wasAlive ? "stopped " + name : name + " had already exited with status " + process.exitValue());
                 }
             } catch (InterruptedException e) {
                 process.destroyForcibly();
                 Thread.currentThread().interrupt();
+                report.add("stopped " + name + ": killed (interrupted while waiting)");
             }
         }
-        try (Stream<Path> files = Files.walk(workDirectory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException ignored) {
-            // a temp directory left behind is harmless
+        processes.clear();
+        logFiles.clear();
+        if (Files.exists(workDirectory)) {
+            try (Stream<Path> files = Files.walk(workDirectory)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            } catch (IOException | UncheckedIOException ignored) {
+                // reported below
+            }
+            report.add(Files.exists(workDirectory) ? "could not remove the work directory " + workDirectory
+                    : "removed the work directory " + workDirectory);
         }
+        return report;
     }
 
-    private static int freePort() throws IOException {
+    /** A free loopback port (taken by someone else before it is bound, rarely: the demo tries again once). */
+    static int freePort() throws IOException {
         try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

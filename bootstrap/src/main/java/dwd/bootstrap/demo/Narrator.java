@@ -5,22 +5,38 @@ import java.nio.charset.Charset;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.PriorityQueue;
 
 /**
  * Prints the demo as a timeline: times relative to the network cut, what dwd saw and did, and a
  * summary table at the end. Colours only on a terminal, and never with {@code NO_COLOR} set.
+ *
+ * <p>Timed lines come from several sources that see things with different delays (a watch within
+ * milliseconds, a polled status page up to a poll later), so they are held for {@link #HOLD} and
+ * printed in the order of their times. Every other line first prints what is held.
  */
 final class Narrator {
 
     /** One row of the summary. */
     record Check(String step, String expected, String observed, boolean passed) { }
 
+    /** How long a timed line waits for earlier ones that arrive late. */
+    static final Duration HOLD = Duration.ofMillis(300);
+
+    private record Timed(Instant at, long sequence, String who, String text) { }
+
     private final PrintStream out;
     private final boolean colour;
     private final boolean unicode;
     private final List<Check> checks = new ArrayList<>();
+    private final PriorityQueue<Timed> held = new PriorityQueue<>(
+            Comparator.comparing(Timed::at).thenComparingLong(Timed::sequence));
+    private long sequence;
+    private boolean muted;
+    private boolean timelineEnded;
     private volatile Instant origin;
 
     Narrator(PrintStream out, boolean terminal, boolean noColour) {
@@ -40,22 +56,80 @@ final class Narrator {
         origin = instant;
     }
 
-    void title(String text) {
-        out.println(bold(text));
+    synchronized void title(String text) {
+        print(bold(text));
     }
 
-    void info(String text) {
-        out.println("  " + text);
+    /** An indented line; an empty one is a blank line. */
+    synchronized void info(String text) {
+        print(text.isEmpty() ? "" : "  " + text);
     }
 
-    void step(int number, String text) {
-        out.println();
-        out.println(bold((unicode ? "── " : "-- ") + number + ". " + text + (unicode ? " ──" : " --")));
+    synchronized void step(int number, String text) {
+        print("");
+        print(bold((unicode ? "── " : "-- ") + number + ". " + text + (unicode ? " ──" : " --")));
     }
 
-    /** A timed line: {@code   +6.1s  alpha  kube-controller-manager 3 -> 0 replicas}. */
-    void at(Instant when, String who, String text) {
-        out.println(String.format(Locale.ROOT, "  %8s  %-6s %s", relative(when), who, text));
+    /** A line a role wrote ({@code --verbose}), as it comes: {@code prober │ {"time":…}}. */
+    synchronized void roleLine(String role, String line) {
+        if (!muted) {
+            out.println(String.format(Locale.ROOT, "%-6s %s %s", role, unicode ? "│" : "|", line));
+        }
+    }
+
+    /**
+     * A timed line, printed within {@link #HOLD} in the order of its time:
+     * {@code   +6.1s  alpha  kube-controller-manager 3 -> 0 replicas}.
+     */
+    synchronized void at(Instant when, String who, String text) {
+        if (!timelineEnded) {
+            held.add(new Timed(when, sequence++, who, text));
+        }
+    }
+
+    /** Prints the timed lines held longer than {@link #HOLD}; called every few hundred milliseconds. */
+    synchronized void release() {
+        Instant due = Instant.now().minus(HOLD);
+        while (!held.isEmpty() && held.peek().at().isBefore(due)) {
+            printTimed(held.poll());
+        }
+    }
+
+    /** From now on, timed lines are dropped. */
+    synchronized void endTimeline() {
+        held.clear();
+        timelineEnded = true;
+    }
+
+    /** From now on, only {@link #notice} prints: the demo is being stopped, and what it stops is the news. */
+    synchronized void mute() {
+        held.clear();
+        muted = true;
+    }
+
+    /** A line printed even when muted: what was stopped. */
+    synchronized void notice(String text) {
+        flush();
+        out.println(text);
+    }
+
+    private void print(String line) {
+        flush();
+        if (!muted) {
+            out.println(line);
+        }
+    }
+
+    private void flush() {
+        while (!held.isEmpty()) {
+            printTimed(held.poll());
+        }
+    }
+
+    private void printTimed(Timed line) {
+        if (!muted) {
+            out.println(String.format(Locale.ROOT, "  %8s  %-6s %s", relative(line.at()), line.who(), line.text()));
+        }
     }
 
     String relative(Instant when) {
@@ -66,33 +140,33 @@ final class Narrator {
         return String.format(Locale.ROOT, "%+.1fs", seconds);
     }
 
-    void check(String step, String expected, String observed, boolean passed) {
+    synchronized void check(String step, String expected, String observed, boolean passed) {
         checks.add(new Check(step, expected, observed, passed));
     }
 
-    boolean allPassed() {
+    synchronized boolean allPassed() {
         return !checks.isEmpty() && checks.stream().allMatch(Check::passed);
     }
 
-    List<Check> checks() {
+    synchronized List<Check> checks() {
         return List.copyOf(checks);
     }
 
     /** The summary table; returns whether every step was observed. */
-    boolean summary() {
-        out.println();
-        out.println(bold("Summary"));
+    synchronized boolean summary() {
+        print("");
+        print(bold("Summary"));
         int stepWidth = Math.max(4, checks.stream().mapToInt(c -> c.step().length()).max().orElse(4));
         int expectedWidth = Math.max(8, checks.stream().mapToInt(c -> c.expected().length()).max().orElse(8));
         int observedWidth = Math.max(8, checks.stream().mapToInt(c -> c.observed().length()).max().orElse(8));
         String format = "  %-" + stepWidth + "s  %-" + expectedWidth + "s  %-" + observedWidth + "s  %s";
-        out.println(String.format(Locale.ROOT, format, "step", "expected", "observed", "").stripTrailing());
+        print(String.format(Locale.ROOT, format, "step", "expected", "observed", "").stripTrailing());
         for (Check check : checks) {
-            out.println(String.format(Locale.ROOT, format, check.step(), check.expected(), check.observed(), mark(check.passed())));
+            print(String.format(Locale.ROOT, format, check.step(), check.expected(), check.observed(), mark(check.passed())));
         }
         boolean passed = allPassed();
-        out.println();
-        out.println(passed ? green("All steps observed.") : red("Some steps were not observed (marked "
+        print("");
+        print(passed ? green("All steps observed.") : red("Some steps were not observed (marked "
                 + mark(false) + ")."));
         return passed;
     }

@@ -7,6 +7,9 @@ import org.apache.logging.log4j.core.config.Configurator;
 /** Maps the original's {@code --zap-log-level} onto Log4j's root level. */
 public final class LogLevels {
 
+    /** What {@link #parse} accepts, for messages. */
+    public static final String EXPECTED = "expected debug, info, error, panic or an integer > 0";
+
     private LogLevels() {
     }
 
@@ -31,16 +34,15 @@ public final class LogLevels {
                     }
                     yield verbosity == 1 ? Level.DEBUG : Level.TRACE;
                 } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("--zap-log-level=" + zapLevel
-                            + ": expected debug, info, error, panic or an integer > 0");
+                    throw new IllegalArgumentException("--zap-log-level=" + zapLevel + ": " + EXPECTED);
                 }
             }
         };
     }
 
     /**
-     * Called when a stop was requested: client-java's informers log their expected interruption
-     * as an ERROR with a stack trace, which would alarm an operator reading a clean shutdown.
+     * Silences client-java's informer classes. dwd's roles no longer use them (they watch with their
+     * own list-watch loop, whose stop logs nothing); kept for callers that still run them in-process.
      */
     public static void quietInformersForShutdown() {
         Configurator.setLevel("io.kubernetes.client.informer", Level.OFF);

@@ -21,11 +21,11 @@ public final class LogSetup {
      *
      * @throws IllegalArgumentException for anything else
      */
-    public static Format parse(String flag, String value) {
+    public static Format parse(String value) {
         return switch (value.toLowerCase(Locale.ROOT)) {
             case "json" -> Format.JSON;
             case "text", "console" -> Format.TEXT;
-            default -> throw new IllegalArgumentException(flag + "=" + value + ": expected json or text");
+            default -> throw new IllegalArgumentException("'" + value + "': expected json or text");
         };
     }
 

@@ -1,5 +1,6 @@
 package dwd.bootstrap.run;
 
+import dwd.domain.config.GoDuration;
 import dwd.application.health.HealthCheck;
 import dwd.application.health.HealthCheck.Result;
 import dwd.application.port.out.Clock;
@@ -27,8 +28,8 @@ final class InformerLiveness {
             }
             Instant last = lastListOrWatch.get().orElse(started);
             if (clock.now().isAfter(last.plus(allowed))) {
-                return Result.failing(name, "no list or watch started since " + last + " (a healthy informer starts one"
-                        + " at least every " + allowed.toMinutes() + "m)");
+                return Result.failing(name, "no list or watch started since " + last + " (a healthy watch starts one"
+                        + " at least every " + GoDuration.format(allowed) + ")");
             }
             return Result.ok(name, "last list or watch started at " + last);
         };

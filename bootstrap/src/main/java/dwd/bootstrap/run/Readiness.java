@@ -1,5 +1,6 @@
 package dwd.bootstrap.run;
 
+import dwd.domain.config.GoDuration;
 import dwd.application.port.out.Scheduler;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +32,7 @@ public final class Readiness {
             if (e.getCause() instanceof RuntimeException failure && !"timed out".equals(failure.getMessage())) {
                 throw failure;
             }
-            throw new IllegalStateException(what + " did not become ready within " + timeout, e.getCause());
+            throw new IllegalStateException(what + " did not become ready within " + GoDuration.format(timeout), e.getCause());
         }
     }
 

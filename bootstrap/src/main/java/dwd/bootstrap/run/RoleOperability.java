@@ -1,11 +1,14 @@
 package dwd.bootstrap.run;
 
+import dwd.adapters.k8s.ClientSideThrottle;
 import dwd.adapters.k8s.RequestMetering;
 import dwd.adapters.k8s.events.KubernetesEventRecorder;
 import dwd.adapters.k8s.leader.KubernetesLeaseStore;
 import dwd.adapters.k8s.leader.LeaderElectionTimings;
 import dwd.adapters.k8s.leader.LeaderElector;
 import dwd.adapters.metrics.ApiRequestMetrics;
+import dwd.adapters.metrics.ClientThrottleMetrics;
+import dwd.adapters.metrics.HealthMetrics;
 import dwd.adapters.metrics.HealthServer;
 import dwd.adapters.metrics.MetricsServer;
 import dwd.adapters.metrics.ProcessMetrics;
@@ -31,9 +34,10 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * What every role runs around its work, the same for the prober and the weeder: identity and user
- * agent, the metrics registry with JVM, process, API-request, leader and event series, leader
- * election on the role's Lease, Kubernetes Events, {@code /healthz} and {@code /readyz},
- * {@code /metrics} with the role's status page, and the shutdown hook.
+ * agent, the metrics registry (every series labelled {@code role}) with JVM, process, API-request,
+ * leader, health-check and event series, leader election on the role's Lease, Kubernetes Events,
+ * {@code /healthz} and {@code /readyz}, {@code /metrics} with the role's status page, and the
+ * shutdown hook.
  *
  * <p>Use: {@link #prepare}, build the role's observers and runtime from {@link #seed()},
  * {@link #registry()}, {@link #leadership()} and {@link #events()}, add its liveness checks to
@@ -55,13 +59,16 @@ public final class RoleOperability {
      * @param metricsAddress      where {@code /metrics} and the status page are served; empty: not served
      * @param healthAddress       where {@code /healthz} and {@code /readyz} are served; empty: not served
      * @param apiTargets          the targets of {@code dwd_api_requests_total} (their throttled series start at 0)
+     * @param seedThrottle        the client-side rate limit of the seed's clients (not of leader election, nor of
+     *                            what the role exempts with {@link SeedConnection#exemptFromThrottling()})
      */
     public record Settings(String role, String lockName, String reportingController, String version,
                            Optional<LeaderElectionTimings> election, String leaseNamespace,
                            Optional<InetSocketAddress> metricsAddress, Optional<InetSocketAddress> healthAddress,
-                           List<String> apiTargets) {
+                           List<String> apiTargets, ClientSideThrottle seedThrottle) {
         public Settings {
             Objects.requireNonNull(role, "role");
+            Objects.requireNonNull(seedThrottle, "seedThrottle");
             apiTargets = List.copyOf(apiTargets);
         }
     }
@@ -83,13 +90,19 @@ public final class RoleOperability {
     private RoleOperability(Settings settings, SeedConnection plainSeed, ProcessIdentity identity) {
         this.settings = settings;
         this.log = LogManager.getLogger("dwd." + settings.role());
+        registry.config().commonTags("role", settings.role()); // before any meter: every series says whose it is
         this.processMetrics = new ProcessMetrics(registry);
         this.traffic = new ApiRequestMetrics(registry, settings.apiTargets().toArray(String[]::new));
         String userAgent = "dwd/" + settings.version() + " (" + settings.role() + "; " + identity.identity() + ")";
+        var acquisitions = ProcessMetrics.leaderAcquisitions(registry, settings.lockName());
         this.seed = plainSeed.decorated(client -> {
             client.setUserAgent(userAgent);
             return RequestMetering.as("seed", traffic).apply(client);
-        });
+        }).throttledBy(settings.seedThrottle());
+        ClientThrottleMetrics.register(registry, "seed", settings.seedThrottle(), ClientSideThrottle::waitedRequests,
+                throttle -> throttle.waited().toNanos() / 1e9);
+        // Leader election has clients of its own, exempt from the rate limit: a renewal must never wait behind
+        // the role's reads, or a busy leader would lose its Lease.
         this.elector = settings.election().map(timings -> new LeaderElector(
                 new KubernetesLeaseStore(plainSeed.decorated(client -> {
                     client.setUserAgent(userAgent);
@@ -98,6 +111,7 @@ public final class RoleOperability {
                 identity.identity(), timings, electorScheduler, new LeaderElector.Listener() {
                     @Override
                     public void startedLeading() {
+                        acquisitions.increment();
                         Thread.ofPlatform().name("dwd-start").start(() -> startOrExit());
                     }
 
@@ -105,11 +119,11 @@ public final class RoleOperability {
                     public void stoppedLeading() {
                         exitAsync("leadership lost; exiting with status 1 so that the orchestrator restarts dwd");
                     }
-                }, new SplittableRandom())).orElse(null);
+                }, new SplittableRandom(), plainSeed.outages())).orElse(null);
         this.leadership = elector == null ? Leadership.always() : elector;
         ProcessMetrics.leaderStatus(registry, settings.lockName(), leadership::isLeading);
         this.events = new KubernetesEventRecorder(seed, settings.reportingController(),
-                KubernetesEventRecorder.instanceName(identity.host()), EVENT_QUEUE);
+                KubernetesEventRecorder.instanceName(identity.host()), EVENT_QUEUE, seed.outages());
         ProcessMetrics.eventCounts(registry, events, KubernetesEventRecorder::written, KubernetesEventRecorder::failed,
                 KubernetesEventRecorder::dropped);
     }
@@ -169,6 +183,7 @@ public final class RoleOperability {
         } else {
             health.addReadiness(readinessWithoutElection);
         }
+        HealthMetrics.register(registry, health);
         var metrics = settings.metricsAddress().map(address -> MetricsServer.start(registry, address, statusPages));
         var healthServer = settings.healthAddress().map(address -> HealthServer.start(health, address));
 
@@ -176,7 +191,6 @@ public final class RoleOperability {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("dwd {}: stop requested, shutting down", settings.role());
             health.markStopping();
-            LogLevels.quietInformersForShutdown();
             work.close();
             if (elector != null) {
                 elector.close(); // after the last write: releasing lets a standby take over at once
@@ -196,7 +210,7 @@ public final class RoleOperability {
             try {
                 work.start();
             } catch (RuntimeException e) {
-                log.error("dwd {} could not start: {}", settings.role(), e.getMessage(), e);
+                couldNotStart(e);
                 return 1;
             }
         }
@@ -212,9 +226,15 @@ public final class RoleOperability {
         try {
             runtime.start();
         } catch (RuntimeException e) {
-            log.error("dwd {} could not start: {}", settings.role(), e.getMessage(), e);
+            couldNotStart(e);
             exitAsync("start-up failed while leading; exiting with status 1");
         }
+    }
+
+    /** The reason in one line (e.g. a cache that did not sync in time); the stack trace at debug level. */
+    private void couldNotStart(RuntimeException e) {
+        log.error("dwd {} could not start: {}", settings.role(), e.getMessage());
+        log.debug("dwd {} could not start", settings.role(), e);
     }
 
     /** Exits from a thread of its own: the shutdown hook must not wait for the thread that called exit. */

@@ -18,7 +18,7 @@ import java.time.Instant;
 public final class WeederRuntime implements RoleRuntime {
 
     private static final System.Logger LOG = System.getLogger(WeederRuntime.class.getName());
-    /** Beyond the longest watch: the reflector's restart delay and a slow list. */
+    /** Beyond the longest watch: the longest back-off after a failure (30 s plus jitter) and a slow list. */
     static final Duration INFORMER_SLACK = Duration.ofMinutes(1);
 
     private final SystemScheduler scheduler;

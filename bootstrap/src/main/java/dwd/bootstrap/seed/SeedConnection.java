@@ -1,5 +1,7 @@
 package dwd.bootstrap.seed;
 
+import dwd.adapters.k8s.ClientSideThrottle;
+import dwd.adapters.k8s.watch.OutageLog;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
@@ -14,17 +16,37 @@ import java.util.function.UnaryOperator;
 /**
  * How to reach the seed's API server, resolved in the original's order: the {@code --kubeconfig}
  * flag, then {@code $KUBECONFIG}, then the in-cluster service account, then
- * {@code ~/.kube/config}. {@link #newClient()} gives every user its own client (informers need
+ * {@code ~/.kube/config}. {@link #newClient()} gives every user its own client (watches need
  * their own, with read timeout 0; writers their own call timeouts).
+ *
+ * <p>A connection may be {@linkplain #throttledBy throttled}: its clients then share the client-side
+ * rate limit, while {@link #exemptFromThrottling()} gives the same connection without it (the
+ * prober's scaling must never queue behind reads). All clients of a connection report an
+ * unreachable server to one {@link #outages() OutageLog}.
  */
 public final class SeedConnection implements Supplier<ApiClient> {
 
     private final String source;
     private final Supplier<ApiClient> factory;
+    private final Supplier<ApiClient> unthrottled;
+    private final OutageLog outages;
 
-    private SeedConnection(String source, Supplier<ApiClient> factory) {
+    private SeedConnection(String source, String server, Supplier<ApiClient> factory) {
+        this(source, new OutageLog("seed API server " + server), factory);
+    }
+
+    /** Every client notes in {@code outages} whether its calls are answered. */
+    private SeedConnection(String source, OutageLog outages, Supplier<ApiClient> factory) {
+        this(source, () -> outages.detecting().apply(factory.get()), () -> outages.detecting().apply(factory.get()),
+                outages);
+    }
+
+    private SeedConnection(String source, Supplier<ApiClient> factory, Supplier<ApiClient> unthrottled,
+            OutageLog outages) {
         this.source = source;
         this.factory = factory;
+        this.unthrottled = unthrottled;
+        this.outages = outages;
     }
 
     /** Where the configuration came from, for the start-up log. */
@@ -38,7 +60,24 @@ public final class SeedConnection implements Supplier<ApiClient> {
 
     /** The same seed, with {@code decoration} applied to every client made (metering, user agent). */
     public SeedConnection decorated(UnaryOperator<ApiClient> decoration) {
-        return new SeedConnection(source, () -> decoration.apply(factory.get()));
+        return new SeedConnection(source, () -> decoration.apply(factory.get()),
+                () -> decoration.apply(unthrottled.get()), outages);
+    }
+
+    /** The same seed, whose clients all take their requests' tokens from {@code throttle}. */
+    public SeedConnection throttledBy(ClientSideThrottle throttle) {
+        UnaryOperator<ApiClient> applied = throttle.applied();
+        return new SeedConnection(source, () -> applied.apply(factory.get()), unthrottled, outages);
+    }
+
+    /** The same seed without the client-side rate limit (other decorations kept). */
+    public SeedConnection exemptFromThrottling() {
+        return new SeedConnection(source, unthrottled, unthrottled, outages);
+    }
+
+    /** Where every watch and background call to this seed reports an unreachable server: one per process. */
+    public OutageLog outages() {
+        return outages;
     }
 
     @Override
@@ -67,7 +106,9 @@ public final class SeedConnection implements Supplier<ApiClient> {
         }
         if (environment.containsKey("KUBERNETES_SERVICE_HOST")
                 && Files.isRegularFile(Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token"))) {
-            return new SeedConnection("in-cluster service account", () -> {
+            String server = "https://" + environment.get("KUBERNETES_SERVICE_HOST") + ":"
+                    + environment.getOrDefault("KUBERNETES_SERVICE_PORT", "443");
+            return new SeedConnection("in-cluster service account", server, () -> {
                 try {
                     return ClientBuilder.cluster().build();
                 } catch (IOException e) {
@@ -88,8 +129,8 @@ public final class SeedConnection implements Supplier<ApiClient> {
             throw new IllegalArgumentException(source + ": no such file");
         }
         // Parse once now so that a broken file is reported at start-up, not at the first call.
-        load(file, source);
-        return new SeedConnection(source, () -> {
+        String server = load(file, source).getServer();
+        return new SeedConnection(source, server, () -> {
             try {
                 return ClientBuilder.kubeconfig(load(file, source)).build();
             } catch (IOException e) {

@@ -18,10 +18,10 @@ public final class DryRunOption {
     /** The exit status for an invalid value: a usage error, as for any bad flag. */
     public static final int INVALID = ExitCode.USAGE;
 
-    @Option(names = "--dry-run", arity = "0..1", fallbackValue = NO_VALUE, paramLabel = "MODE", description = {
-        "Shadow mode: none (the default) acts; client sends no change and logs what it would change;",
-        "server sends every change with dryRun=All, so the API server checks it (RBAC, admission, validation)",
-        "and persists nothing, and logs the server's answer. Reads are the same in every mode."})
+    @Option(names = "--dry-run", arity = "0..1", fallbackValue = NO_VALUE, paramLabel = "MODE", description =
+        "Shadow mode: none (the default) acts; client sends no change and logs what it would change;"
+            + " server sends every change with dryRun=All, so the API server checks it (RBAC, admission, validation)"
+            + " and persists nothing, and logs the server's answer. Reads are the same in every mode.")
     String value;
 
     /**

@@ -23,6 +23,6 @@ public interface LauncherModule {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new BuildInfo(properties.getProperty("version", "unknown"), Runtime.version().toString());
+        return BuildInfo.from(properties, Runtime.version().toString());
     }
 }

@@ -34,21 +34,24 @@ public interface ProberModule {
     @Provides
     @Singleton
     static KubernetesShootClients shootClients(SeedConnection seed, ApiTraffic traffic) {
-        return new KubernetesShootClients(seed, RequestMetering.as("shoot", traffic));
+        return new KubernetesShootClients(seed, RequestMetering.as("shoot", traffic), seed.outages());
     }
 
     @Provides
     @Singleton
     static KubernetesMachines machines(SeedConnection seed) {
-        return new KubernetesMachines(seed);
+        return new KubernetesMachines(seed, seed.outages());
     }
 
     @Provides
     @Singleton
     static KubernetesScalableResources scalableResources(SeedConnection seed, ShadowMode shadow) {
-        // Server-side shadow mode: the same reads, and every write with dryRun=All.
-        return shadow.dryRun() == DryRunMode.SERVER ? KubernetesScalableResources.serverDryRun(seed)
-                : new KubernetesScalableResources(seed);
+        // Exempt from --kube-api-qps, as the original's scale client is: a seed-wide meltdown's scale-downs
+        // must never queue behind watches and reads. Server-side shadow mode: the same reads, and every
+        // write with dryRun=All.
+        SeedConnection scaling = seed.exemptFromThrottling();
+        return shadow.dryRun() == DryRunMode.SERVER ? KubernetesScalableResources.serverDryRun(scaling, seed.outages())
+                : new KubernetesScalableResources(scaling, seed.outages());
     }
 
     @Provides
@@ -66,6 +69,6 @@ public interface ProberModule {
     @Provides
     @Singleton
     static ClusterWatch clusterWatch(SeedConnection seed, ProbeSupervisor supervisor) {
-        return new ClusterWatch(seed, supervisor);
+        return new ClusterWatch(seed, supervisor, seed.outages());
     }
 }

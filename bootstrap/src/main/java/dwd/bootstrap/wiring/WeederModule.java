@@ -33,7 +33,7 @@ public interface WeederModule {
     @Provides
     @Singleton
     static KubernetesPodWatches podWatches(SeedConnection seed) {
-        return new KubernetesPodWatches(watchClient(seed));
+        return new KubernetesPodWatches(watchClient(seed), seed.outages());
     }
 
     @Provides
@@ -61,7 +61,8 @@ public interface WeederModule {
     @Provides
     @Singleton
     static EndpointSliceInformer informer(SeedConnection seed, WeederConfig config, WeederSupervisor supervisor) {
-        return new EndpointSliceInformer(watchClient(seed), config.servicesAndDependantSelectors().keySet(), supervisor);
+        return new EndpointSliceInformer(watchClient(seed), config.servicesAndDependantSelectors().keySet(), supervisor,
+                seed.outages());
     }
 
     private static ApiClient watchClient(SeedConnection seed) {

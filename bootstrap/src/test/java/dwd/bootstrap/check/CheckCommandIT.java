@@ -170,7 +170,7 @@ class CheckCommandIT {
     @Test
     void aMissingObjectIsAReadErrorThatSaysWhatWasMissing() {
         Run run = checkWidget("absent");
-        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.out()).isEmpty();
         assertThat(run.err()).startsWith("dwd check: widgets.check.dwd.dev \"absent\" in namespace \"" + namespace + "\" not found at https://");
     }
@@ -178,7 +178,7 @@ class CheckCommandIT {
     @Test
     void anUnknownKindIsAReadError() {
         Run run = check("--kind", "Gizmo", "--name", "x", "-n", namespace);
-        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).startsWith("dwd check: kind Gizmo is not served by the cluster at https://");
     }
 }

@@ -180,12 +180,12 @@ class CheckCommandTest {
     }
 
     @Nested
-    class UnreadableInputExitsTwo {
+    class UnreadableInputExitsOne {
 
         @Test
         void aMalformedFileNamesTheFileAndTheLine() throws Exception {
             String file = write("broken.yaml", CLEAN + "---\nkind: Foo\nmetadata:\n  name: x\n status: [1\n");
-            assertThat(check("--config", config, "--file", file)).isEqualTo(2);
+            assertThat(check("--config", config, "--file", file)).isEqualTo(1);
             assertThat(err.toString()).startsWith("dwd check: " + file + ":12:2: cannot parse YAML: ");
             assertThat(out.toString()).isEmpty();
         }
@@ -200,7 +200,7 @@ class CheckCommandTest {
                       - type: Ready
                         status: True
                     """);
-            assertThat(check("--config", config, "--file", file)).isEqualTo(2);
+            assertThat(check("--config", config, "--file", file)).isEqualTo(1);
             assertThat(err.toString()).isEqualTo("dwd check: " + file + ":14:5: object 2 (Foo/x): "
                     + "status.conditions[0].status: expected a string, found true (a boolean); "
                     + "YAML reads an unquoted True as a boolean, quote it: \"True\"\n");
@@ -210,14 +210,14 @@ class CheckCommandTest {
         @Test
         void aMissingFileIsNamed() {
             String missing = directory.resolve("missing.yaml").toString();
-            assertThat(check("--config", config, "--file", missing)).isEqualTo(2);
+            assertThat(check("--config", config, "--file", missing)).isEqualTo(1);
             assertThat(err.toString()).isEqualTo("dwd check: " + missing + ": no such file\n");
         }
 
         @Test
         void aBadConfigIsNamedWithItsLine() throws Exception {
             String bad = write("bad.yaml", "conditions:\n  negativePolarity: [Ready]\n");
-            assertThat(check("--config", bad, "--file", write("clean.yaml", CLEAN))).isEqualTo(2);
+            assertThat(check("--config", bad, "--file", write("clean.yaml", CLEAN))).isEqualTo(1);
             assertThat(err.toString()).isEqualTo("dwd check: " + bad + ":2:22: conditions.negativePolarity[0]: "
                     + "Ready cannot be listed: every check already treats it as the summary condition\n");
         }
@@ -232,7 +232,7 @@ class CheckCommandTest {
                     contexts: [{name: dead, context: {cluster: dead, user: me}}]
                     users: [{name: me, user: {token: abc}}]
                     """);
-            assertThat(check("--config", config, "--kind", "Widget", "--name", "w", "--kubeconfig", kubeconfig)).isEqualTo(2);
+            assertThat(check("--config", config, "--kind", "Widget", "--name", "w", "--kubeconfig", kubeconfig)).isEqualTo(1);
             assertThat(err.toString()).startsWith("dwd check: cannot discover the kinds served by http://127.0.0.1:1: ");
         }
     }

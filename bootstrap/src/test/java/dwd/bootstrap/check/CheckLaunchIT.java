@@ -89,10 +89,10 @@ class CheckLaunchIT {
     }
 
     @Test
-    void aMalformedFileExitsTwoNamingFileAndLine() throws Exception {
+    void aMalformedFileExitsOneNamingFileAndLine() throws Exception {
         Path broken = Files.writeString(directory.resolve("broken.yaml"), "kind: Widget\nmetadata: {name: x\n");
         Result result = launch(null, "--config", config.toString(), "--file", broken.toString());
-        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.err()).startsWith("dwd check: " + broken + ":").contains("cannot parse YAML");
         assertThat(result.out()).isEmpty();
     }

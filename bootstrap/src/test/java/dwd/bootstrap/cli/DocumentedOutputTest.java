@@ -47,12 +47,25 @@ class DocumentedOutputTest {
     @Test
     void planOfTheOriginalsExampleConfig() throws IOException {
         String args = "plan --config-file bootstrap/src/test/resources/configs/original-example-prober.yaml";
-        assertThat(run(args, 0)).isEqualTo(documented(args));
+        assertThat(run(args, 0)).isEqualTo(documented(args)).as("durations as users write them")
+                .doesNotContainPattern("PT\\d");
     }
 
     @Test
     void validateOfAConfigWithFiveProblems() throws IOException {
         String args = "validate prober --config-file bootstrap/src/test/resources/configs/five-problems-prober.yaml";
         assertThat(run(args, 1)).isEqualTo(documented(args));
+    }
+
+    @Test
+    void validateQuotesDurationsAsTheyAreWritten() throws IOException {
+        String args = "validate prober --config-file bootstrap/src/test/resources/configs/bad-durations-prober.yaml";
+        assertThat(run(args, 1)).isEqualTo(documented(args)).doesNotContainPattern("PT\\d");
+    }
+
+    @Test
+    void aMistypedOptionIsUnknownWithTheNearestOne() throws IOException {
+        String args = "prober --config-fil deploy/examples/prober-config.yaml";
+        assertThat(run(args, 2)).isEqualTo(documented(args));
     }
 }

@@ -88,8 +88,9 @@ class DryRunFlagTest {
     @ValueSource(strings = {"prober", "weeder"})
     void theRolesHelpShowsTheFlagAndItsModes(String role) {
         assertThat(Main.run(new PrintWriter(out, true), new PrintWriter(err, true), role, "--help")).isZero();
-        assertThat(out.toString()).contains("--dry-run[=MODE]", "Shadow mode: none (the default) acts; client",
-                "server sends every change with dryRun=All");
+        assertThat(out.toString().replaceAll("\\s+", " ")).as("help, lines joined")
+                .contains("--dry-run[=MODE]", "Shadow mode: none (the default) acts; client",
+                        "server sends every change with dryRun=All");
     }
 
     @Test

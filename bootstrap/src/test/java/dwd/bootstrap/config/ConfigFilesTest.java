@@ -126,4 +126,39 @@ class ConfigFilesTest {
                 .isInstanceOfSatisfying(ConfigFileException.class, e -> assertThat(e.problems()).singleElement()
                         .asString().startsWith("servicesAndDependantSelectors[etcd-main-client].podSelectors[0]"));
     }
+
+    @Test
+    void unknownKeysHoldingListsOrMappingsAreNamedByTheirOwnPath() throws Exception {
+        files.prober(file("""
+                kubeConfigSecretName: s
+                fooList: [a, b, c]
+                fooMap: {x: 1, y: [2]}
+                dependentResourceInfos:
+                  - ref: {kind: Deployment, name: kcm, apiVersion: apps/v1}
+                    extraList:
+                      - {fooList: [1]}
+                    extraMap: {nested: {deeper: 1}}
+                    scaleUp: {level: 0, steps: [1, 2]}
+                    scaleDown: {level: 0}
+                afterAll: 1
+                """));
+        assertThat(warnings).singleElement().asString().endsWith("ignoring unknown keys fooList, fooMap,"
+                + " dependentResourceInfos[0].extraList, dependentResourceInfos[0].extraMap,"
+                + " dependentResourceInfos[0].scaleUp.steps, afterAll");
+    }
+
+    @Test
+    void unknownKeysUnderAMappingOfNamesUseTheValidationsPathStyle() throws Exception {
+        files.weeder(file("""
+                servicesAndDependantSelectors:
+                  etcd-main-client:
+                    extra: [1, 2]
+                    podSelectors:
+                      - matchLabels: {role: main}
+                        other: {a: b}
+                """));
+        assertThat(warnings).singleElement().asString().endsWith("ignoring unknown keys"
+                + " servicesAndDependantSelectors[etcd-main-client].extra,"
+                + " servicesAndDependantSelectors[etcd-main-client].podSelectors[0].other");
+    }
 }

@@ -69,6 +69,34 @@ class DeployManifestsIT {
         }
     }
 
+    /** The image {@code make image} builds: dwd, tagged with the version of this build. */
+    static String image() throws Exception {
+        var build = new java.util.Properties();
+        try (var in = DeployManifestsIT.class.getResourceAsStream("/dwd/bootstrap/build.properties")) {
+            build.load(in);
+        }
+        return "dwd:" + build.getProperty("version");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"prober.yaml", "weeder.yaml"})
+    @SuppressWarnings("unchecked")
+    void theDeploymentRunsTheImageMakeImageBuildsAsNonRootWithAReadOnlyRoot(String file) throws Exception {
+        Map<String, Object> pod = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) documents(file).stream()
+                .filter(d -> "Deployment".equals(d.get("kind"))).findFirst().orElseThrow().get("spec")).get("template")).get("spec");
+        var container = ((List<Map<String, Object>>) pod.get("containers")).getFirst();
+        assertThat(container.get("image")).as("the image of make image").isEqualTo(image());
+        assertThat(pod.get("securityContext")).isEqualTo(Map.of("runAsNonRoot", true, "runAsUser", 65532, "runAsGroup", 65532,
+                "seccompProfile", Map.of("type", "RuntimeDefault")));
+        assertThat(container.get("securityContext")).isEqualTo(Map.of("allowPrivilegeEscalation", false,
+                "readOnlyRootFilesystem", true, "capabilities", Map.of("drop", List.of("ALL"))));
+        assertThat((List<Map<String, Object>>) container.get("volumeMounts")).contains(Map.of("name", "tmp", "mountPath", "/tmp"));
+        assertThat((List<Map<String, Object>>) pod.get("volumes"))
+                .anySatisfy(volume -> assertThat(volume).containsEntry("name", "tmp").containsKey("emptyDir"));
+        assertThat((Map<String, Object>) container.get("resources")).containsKey("requests");
+        assertThat(container).containsKeys("livenessProbe", "readinessProbe");
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void theConfigsInTheConfigMapsAreValid() throws Exception {

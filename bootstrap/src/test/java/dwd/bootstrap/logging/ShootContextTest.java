@@ -32,16 +32,16 @@ class ShootContextTest {
         assertThat(ShootContext.shootNamespace("dwd prober starting: config x")).isEmpty();
         assertThat(ShootContext.resource("scaled v1 ReplicationController rc-1 to 0"))
                 .contains("v1 ReplicationController rc-1");
-        assertThat(ShootContext.resource("probe interval PT2S, fraction 0.6")).isEmpty();
+        assertThat(ShootContext.resource("probe interval 2s, fraction 0.6")).isEmpty();
         LogEvent library = event("io.kubernetes.client.informer", "shoot--x: something");
         assertThat(new ShootContext().rewrite(library)).isSameAs(library);
     }
 
     @Test
     void logFormatsByNameAndZapEncoder() {
-        assertThat(LogSetup.parse("--log-format", "JSON")).isEqualTo(LogSetup.Format.JSON);
-        assertThat(LogSetup.parse("--zap-encoder", "console")).isEqualTo(LogSetup.Format.TEXT);
-        assertThatIllegalArgumentException().isThrownBy(() -> LogSetup.parse("--log-format", "xml"))
-                .withMessage("--log-format=xml: expected json or text");
+        assertThat(LogSetup.parse("JSON")).isEqualTo(LogSetup.Format.JSON);
+        assertThat(LogSetup.parse("console")).isEqualTo(LogSetup.Format.TEXT);
+        assertThatIllegalArgumentException().isThrownBy(() -> LogSetup.parse("xml"))
+                .withMessage("'xml': expected json or text");
     }
 }

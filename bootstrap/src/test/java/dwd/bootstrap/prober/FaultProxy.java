@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -60,11 +61,12 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     /** One request the proxy saw, and what it did with it, e.g. {@code forwarded 200} or {@code answered 429}. */
-    record Exchange(Instant at, String method, String path, String outcome) { }
+    public record Exchange(Instant at, String method, String path, String outcome) { }
 
     private final OkHttpClient upstream;
     private final String upstreamBase;
-    private final ServerSocket server;
+    private final int port;
+    private volatile ServerSocket server;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final Set<Call> calls = ConcurrentHashMap.newKeySet();
     private final List<Exchange> exchanges = new ArrayList<>();
@@ -80,11 +82,34 @@ public final class FaultProxy implements AutoCloseable {
         this.upstream = upstream;
         this.upstreamBase = upstreamBase.replaceAll("/+$", "");
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread.ofVirtual().name("fault-proxy-accept").start(this::acceptAll);
+        this.port = server.getLocalPort();
+        ServerSocket listening = server;
+        Thread.ofVirtual().name("fault-proxy-accept").start(() -> acceptAll(listening));
+    }
+
+    /**
+     * The API server "goes down": new connections are refused, open ones (watches included) are cut.
+     * {@link #start()} brings it back on the same port.
+     */
+    public synchronized void stop() throws IOException {
+        server.close();
+        calls.forEach(Call::cancel);
+        for (Socket socket : connections) {
+            socket.close();
+        }
+    }
+
+    /** Listens again, on the same port, after {@link #stop()}. */
+    public synchronized void start() throws IOException {
+        var listening = new ServerSocket();
+        listening.setReuseAddress(true);
+        listening.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
+        server = listening;
+        Thread.ofVirtual().name("fault-proxy-accept").start(() -> acceptAll(listening));
     }
 
     String url() {
-        return "http://127.0.0.1:" + server.getLocalPort();
+        return "http://127.0.0.1:" + port;
     }
 
     /** A kubeconfig that reaches the API server through this proxy (the proxy adds the credentials). */
@@ -123,7 +148,7 @@ public final class FaultProxy implements AutoCloseable {
         this.beforeForwarding = hook;
     }
 
-    synchronized List<Exchange> exchanges() {
+    public synchronized List<Exchange> exchanges() {
         return List.copyOf(exchanges);
     }
 
@@ -131,10 +156,10 @@ public final class FaultProxy implements AutoCloseable {
         exchanges.add(new Exchange(Instant.now(), request.method(), request.url().encodedPath(), outcome));
     }
 
-    private void acceptAll() {
+    private void acceptAll(ServerSocket listening) {
         while (!closed) {
             try {
-                Socket socket = server.accept();
+                Socket socket = listening.accept();
                 connections.add(socket);
                 Thread.ofVirtual().name("fault-proxy-connection").start(() -> serve(socket));
             } catch (IOException e) {

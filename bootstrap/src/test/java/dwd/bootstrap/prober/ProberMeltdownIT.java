@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * against a real API server, with Gardener's real config (delays shortened).
  */
 @WithLocalControlPlane
-class ProberMeltdownIT {
+public class ProberMeltdownIT {
 
     static final Path REPOSITORY = Path.of(System.getProperty("dwd.repository.root", "..")).toAbsolutePath().normalize();
     static final String KCM = "kube-controller-manager";
@@ -36,7 +36,7 @@ class ProberMeltdownIT {
     private Path log;
 
     /** Gardener's prober config with the probe interval at 2 s, the first probe after 1 s and MCM's scale-up delay at 3 s. */
-    static String gardenerConfigShortened() throws IOException {
+    public static String gardenerConfigShortened() throws IOException {
         return Files.readString(REPOSITORY.resolve("deploy/examples/prober-config.yaml"))
                 .replace("probeInterval: 30s", "probeInterval: 2s\ninitialDelay: 1s")
                 .replace("initialDelay: 30s", "initialDelay: 3s");

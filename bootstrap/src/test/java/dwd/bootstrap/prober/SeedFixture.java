@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the fixture renews their leases like kubelets until told to stop. What it creates outside the
  * namespace (the Cluster, nodes, node leases) it removes on close.
  */
-final class SeedFixture implements AutoCloseable {
+public final class SeedFixture implements AutoCloseable {
 
     static final String SECRET = "shoot-access-dependency-watchdog-probe";
 
@@ -60,17 +60,17 @@ final class SeedFixture implements AutoCloseable {
     /** A MicroTime as the API server wants it: exactly six fractional digits. */
     private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX");
 
-    SeedFixture(ApiClient client, String namespace) {
+    public SeedFixture(ApiClient client, String namespace) {
         this.client = client;
         this.namespace = namespace;
     }
 
-    String namespace() {
+    public String namespace() {
         return namespace;
     }
 
     /** The Cluster object of a reconciled shoot with one worker pool and the given node-monitor grace period. */
-    void createCluster(String gracePeriod) throws ApiException {
+    public void createCluster(String gracePeriod) throws ApiException {
         createCluster(ShootDocument.reconciled().gracePeriod(gracePeriod).toMap());
     }
 
@@ -104,7 +104,7 @@ final class SeedFixture implements AutoCloseable {
         clusterCreated = false;
     }
 
-    void createKubeconfigSecret(String kubeconfig) throws ApiException {
+    public void createKubeconfigSecret(String kubeconfig) throws ApiException {
         createSecret(SECRET, Map.of("kubeconfig", kubeconfig));
     }
 
@@ -136,7 +136,7 @@ final class SeedFixture implements AutoCloseable {
     }
 
     /** The Deployment's {@code spec.replicas} now. */
-    int replicas(String deployment) throws ApiException {
+    public int replicas(String deployment) throws ApiException {
         V1Deployment read = new AppsV1Api(client).readNamespacedDeployment(deployment, namespace).execute();
         return java.util.Objects.requireNonNullElse(read.getSpec().getReplicas(), 0);
     }
@@ -148,14 +148,28 @@ final class SeedFixture implements AutoCloseable {
     }
 
     /** Gardener's three dependents at 3 (kube-controller-manager), 2 (machine-controller-manager) and 1 (cluster-autoscaler) replicas. */
-    void createGardenerDependents() throws ApiException {
+    public void createGardenerDependents() throws ApiException {
         createDeployment("kube-controller-manager", 3);
         createDeployment("machine-controller-manager", 2);
         createDeployment("cluster-autoscaler", 1);
     }
 
+    /**
+     * The shoot the meltdown tests start from: its kubeconfig secret, Gardener's three dependents,
+     * {@code count} nodes whose leases are renewed like kubelets from now on, and the Cluster with
+     * a grace period of 8 s (leases expire 6 s, 0.75 × 8 s, after their last renewal). Returns the nodes.
+     */
+    List<String> createRenewingShoot(String kubeconfig, int count) throws ApiException {
+        createKubeconfigSecret(kubeconfig);
+        createGardenerDependents();
+        List<String> created = createNodes(count);
+        startKubelets();
+        createCluster("8s");
+        return created;
+    }
+
     /** {@code count} nodes named after the namespace, each with a Running Machine and a fresh lease. */
-    List<String> createNodes(int count) throws ApiException {
+    public List<String> createNodes(int count) throws ApiException {
         var created = new java.util.ArrayList<String>();
         for (int i = 0; i < count; i++) {
             created.add(namespace + "-node-" + i);
@@ -247,7 +261,7 @@ final class SeedFixture implements AutoCloseable {
     }
 
     /** Renews every lease still renewing, every second, like kubelets (every 10 s in a real cluster). */
-    void startKubelets() {
+    public void startKubelets() {
         kubelets.scheduleAtFixedRate(() -> {
             for (String node : renewing) {
                 try {
@@ -259,16 +273,16 @@ final class SeedFixture implements AutoCloseable {
         }, 0, 1, TimeUnit.SECONDS);
     }
 
-    void stopRenewing(List<String> nodes) {
+    public void stopRenewing(List<String> nodes) {
         renewing.removeAll(nodes);
     }
 
-    void resumeRenewing(List<String> nodes) {
+    public void resumeRenewing(List<String> nodes) {
         renewing.addAll(nodes);
     }
 
     /** Lease renewals the API server refused; a test that relies on renewals asserts there were none. */
-    int renewalFailures() {
+    public int renewalFailures() {
         return renewalFailures.get();
     }
 

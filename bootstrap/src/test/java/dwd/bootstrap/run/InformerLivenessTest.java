@@ -39,6 +39,6 @@ class InformerLivenessTest {
         assertThat(check.check().detail()).isEqualTo("last list or watch started at 2026-01-01T00:10:00Z");
         now.set(T0.plus(Duration.ofMinutes(21)).plusSeconds(1));
         assertThat(check.check()).isEqualTo(HealthCheck.Result.failing("endpointslice-informer",
-                "no list or watch started since 2026-01-01T00:10:00Z (a healthy informer starts one at least every 11m)"));
+                "no list or watch started since 2026-01-01T00:10:00Z (a healthy watch starts one at least every 11m0s)"));
     }
 }

@@ -8,21 +8,10 @@ import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.apis.DiscoveryV1Api;
-import io.kubernetes.client.openapi.models.V1Container;
-import io.kubernetes.client.openapi.models.V1Endpoint;
-import io.kubernetes.client.openapi.models.V1EndpointConditions;
-import io.kubernetes.client.openapi.models.V1EndpointSlice;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.util.PatchUtils;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -73,33 +62,17 @@ class WeederLaunchIT {
     void gardenersConfigRestartsACrashLoopingKubeApiServerWhenEtcdRecovers(LocalControlPlane controlPlane,
             ApiClient client) throws Exception {
         String namespace = controlPlane.createNamespace("shoot--dev--weeder");
-        var core = new CoreV1Api(client);
-        new DiscoveryV1Api(client).createNamespacedEndpointSlice(namespace, new V1EndpointSlice()
-                .metadata(new V1ObjectMeta().name("etcd-main-client-x").labels(Map.of("kubernetes.io/service-name", "etcd-main-client")))
-                .addressType("IPv4")
-                .endpoints(List.of(new V1Endpoint().addresses(List.of("10.0.0.1"))
-                        .conditions(new V1EndpointConditions().ready(false))))).execute();
-        core.createNamespacedPod(namespace, new V1Pod()
-                .metadata(new V1ObjectMeta().name("kube-apiserver-0")
-                        .labels(Map.of("gardener.cloud/role", "controlplane", "role", "apiserver")))
-                .spec(new V1PodSpec().overhead(null).containers(List.of(new V1Container().name("kube-apiserver").image("x")))))
-                .execute();
-        patch(client, () -> core.patchNamespacedPodStatus("kube-apiserver-0", namespace, new V1Patch(
-                "{\"status\":{\"containerStatuses\":[{\"name\":\"kube-apiserver\",\"image\":\"x\",\"imageID\":\"\","
-                        + "\"ready\":false,\"restartCount\":3,\"state\":{\"waiting\":{\"reason\":\"CrashLoopBackOff\"}}}]}}"))
-                .buildCall(null));
+        var crashLoop = CrashLoopingApiServer.create(client, namespace);
 
         Path dir = Files.createTempDirectory("dwd-weeder");
         start(dir, Files.readString(REPOSITORY.resolve("deploy/examples/weeder-config.yaml")), controlPlane);
         await("the weeder is running").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> Files.readString(dir.resolve("weeder.log")).contains("weeder running"));
-        assertThat(core.listNamespacedPod(namespace).execute().getItems()).as("not ready yet: left alone").hasSize(1);
+        assertThat(crashLoop.pods()).as("not ready yet: left alone").isEqualTo(1);
 
-        patch(client, () -> new DiscoveryV1Api(client).patchNamespacedEndpointSlice("etcd-main-client-x", namespace,
-                new V1Patch("{\"endpoints\":[{\"addresses\":[\"10.0.0.1\"],\"conditions\":{\"ready\":true}}]}")).buildCall(null));
+        crashLoop.etcdTurnsReady();
         await("the crash-looping kube-apiserver is deleted").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .until(() -> core.listNamespacedPod(namespace).execute().getItems().stream()
-                        .allMatch(pod -> pod.getMetadata().getDeletionTimestamp() != null));
+                .until(crashLoop::podDeleted);
         await("the deletion is logged").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
                 .until(() -> Files.readString(dir.resolve("weeder.log")).contains(namespace + ": deleted pod kube-apiserver-0 (uid "));
     }

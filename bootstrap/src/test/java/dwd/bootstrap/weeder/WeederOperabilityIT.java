@@ -50,10 +50,10 @@ import org.junit.jupiter.api.Test;
  * once when the leader stops and releases the Lease.
  */
 @WithLocalControlPlane
-class WeederOperabilityIT {
+public class WeederOperabilityIT {
 
     static final Map<String, String> APISERVER_LABELS = Map.of("gardener.cloud/role", "controlplane", "role", "apiserver");
-    static final String OWNER = "kube-apiserver-7d9f";
+    public static final String OWNER = "kube-apiserver-7d9f";
     static final String POD = OWNER + "-x2k4q";
     static final String LOCK = "dwd-weeder-leader-election";
 
@@ -105,7 +105,8 @@ class WeederOperabilityIT {
                 .until(() -> core.listNamespacedPod(namespace).execute().getItems().isEmpty());
 
         // Metrics.
-        Map<String, String> service = Map.of("namespace", namespace, "service", "etcd-main-client");
+        Map<String, String> service = Map.of("shoot", namespace, "service", "etcd-main-client",
+                "owner", "ReplicaSet/" + OWNER);
         await("the deletion is counted").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
                 .until(() -> PrometheusText.parse(leader.metrics()).sum("dwd_pods_deleted_total", service) == 1);
         PrometheusText metrics = PrometheusText.parse(leader.metrics());
@@ -177,7 +178,7 @@ class WeederOperabilityIT {
         assertThat(standby.log()).as("nothing left to delete").doesNotContain("deleting pod");
     }
 
-    private static String createReplicaSet(ApiClient client, String namespace) throws Exception {
+    public static String createReplicaSet(ApiClient client, String namespace) throws Exception {
         // No controller manager runs here: the ReplicaSet only has to exist, as the pod's owner.
         return new AppsV1Api(client).createNamespacedReplicaSet(namespace, new V1ReplicaSet()
                 .metadata(new V1ObjectMeta().name(OWNER))
@@ -190,7 +191,7 @@ class WeederOperabilityIT {
                 .execute().getMetadata().getUid();
     }
 
-    private static void createCrashLoopingPod(ApiClient client, String namespace, String ownerUid) throws Exception {
+    public static void createCrashLoopingPod(ApiClient client, String namespace, String ownerUid) throws Exception {
         var core = new CoreV1Api(client);
         core.createNamespacedPod(namespace, new V1Pod()
                 .metadata(new V1ObjectMeta().name(POD).labels(APISERVER_LABELS).ownerReferences(List.of(

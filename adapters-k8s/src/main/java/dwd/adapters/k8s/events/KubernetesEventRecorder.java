@@ -3,6 +3,7 @@ package dwd.adapters.k8s.events;
 import dwd.adapters.k8s.ApiFailures;
 import dwd.adapters.k8s.JsonCalls;
 import dwd.adapters.k8s.OwnedClients;
+import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.EventRecorder;
 import io.kubernetes.client.openapi.ApiClient;
@@ -48,6 +49,7 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong lastNameNanos = new AtomicLong();
     private final Set<ApiFailure.Kind> failureKindsLogged = ConcurrentHashMap.newKeySet();
+    private final OutageLog outages;
     private volatile boolean closed;
 
     /**
@@ -58,6 +60,13 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
      */
     public KubernetesEventRecorder(Supplier<ApiClient> newSeedClient, String reportingController,
             String reportingInstance, int capacity) {
+        this(newSeedClient, reportingController, reportingInstance, capacity, null);
+    }
+
+    /** @param outages where an unreachable seed is reported (one warning per outage for the process); null: here */
+    public KubernetesEventRecorder(Supplier<ApiClient> newSeedClient, String reportingController,
+            String reportingInstance, int capacity, OutageLog outages) {
+        this.outages = outages;
         this.client = newSeedClient.get();
         this.client.setHttpClient(client.getHttpClient().newBuilder()
                 .connectTimeout(CALL_TIMEOUT).readTimeout(CALL_TIMEOUT).callTimeout(CALL_TIMEOUT).build());
@@ -116,7 +125,9 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
             written.incrementAndGet();
         } catch (ApiFailure failure) {
             failed.incrementAndGet();
-            if (failureKindsLogged.add(failure.kind())) {
+            if (outages != null && OutageLog.isOutage(failure)) {
+                outages.unreachable(failure);
+            } else if (failureKindsLogged.add(failure.kind())) {
                 LOG.warn("{} (Events are best effort; the action itself is unaffected; further {} failures are logged"
                         + " at DEBUG)", failure.getMessage(), failure.kind());
             } else {

@@ -1,5 +1,6 @@
 package dwd.adapters.k8s.leader;
 
+import dwd.domain.config.GoDuration;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,15 +18,15 @@ public record LeaderElectionTimings(Duration leaseDuration, Duration renewDeadli
         Objects.requireNonNull(renewDeadline, "renewDeadline");
         Objects.requireNonNull(retryPeriod, "retryPeriod");
         if (!retryPeriod.isPositive()) {
-            throw new IllegalArgumentException("--leader-elect-retry-period must be positive, was " + retryPeriod);
+            throw new IllegalArgumentException("--leader-elect-retry-period must be positive, was " + GoDuration.format(retryPeriod));
         }
         if (renewDeadline.compareTo(retryPeriod) <= 0) {
-            throw new IllegalArgumentException("--leader-elect-renew-deadline (" + renewDeadline
-                    + ") must be longer than --leader-elect-retry-period (" + retryPeriod + ")");
+            throw new IllegalArgumentException("--leader-elect-renew-deadline (" + GoDuration.format(renewDeadline)
+                    + ") must be longer than --leader-elect-retry-period (" + GoDuration.format(retryPeriod) + ")");
         }
         if (leaseDuration.compareTo(renewDeadline) <= 0) {
-            throw new IllegalArgumentException("--leader-elect-lease-duration (" + leaseDuration
-                    + ") must be longer than --leader-elect-renew-deadline (" + renewDeadline + ")");
+            throw new IllegalArgumentException("--leader-elect-lease-duration (" + GoDuration.format(leaseDuration)
+                    + ") must be longer than --leader-elect-renew-deadline (" + GoDuration.format(renewDeadline) + ")");
         }
         if (leaseDuration.toSeconds() < 1) {
             throw new IllegalArgumentException("--leader-elect-lease-duration must be at least 1s (the Lease stores whole seconds)");

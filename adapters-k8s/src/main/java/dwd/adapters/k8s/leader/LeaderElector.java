@@ -1,5 +1,7 @@
 package dwd.adapters.k8s.leader;
 
+import dwd.adapters.k8s.watch.OutageLog;
+import dwd.domain.config.GoDuration;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Cancellable;
 import dwd.application.port.out.Leadership;
@@ -53,6 +55,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     private final Scheduler scheduler;
     private final Listener listener;
     private final RandomGenerator random;
+    private final OutageLog outages;
 
     // Guarded by this.
     private Role role = Role.NOT_STARTED;
@@ -64,15 +67,28 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     private String knownLeader = "";
     private Cancellable nextTick = () -> { };
     private Cancellable watchdog = () -> { };
+    /** Failed attempts in a row, and whether this elector warned about them (outages are the OutageLog's). */
+    private int failedAttempts;
+    private boolean warned;
 
     public LeaderElector(LeaseStore store, String identity, LeaderElectionTimings timings, Scheduler scheduler,
             Listener listener, RandomGenerator random) {
+        this(store, identity, timings, scheduler, listener, random, null);
+    }
+
+    /**
+     * @param outages where an unreachable API server is reported (shared with the process's watches, so that an
+     *     outage is one warning); null: such failures are reported like any other
+     */
+    public LeaderElector(LeaseStore store, String identity, LeaderElectionTimings timings, Scheduler scheduler,
+            Listener listener, RandomGenerator random, OutageLog outages) {
         this.store = Objects.requireNonNull(store, "store");
         this.identity = Objects.requireNonNull(identity, "identity");
         this.timings = Objects.requireNonNull(timings, "timings");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.random = Objects.requireNonNull(random, "random");
+        this.outages = outages;
         if (identity.isBlank()) {
             throw new IllegalArgumentException("the leader-election identity must not be empty");
         }
@@ -136,8 +152,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
             if (failure.is(ApiFailure.Kind.CONFLICT)) {
                 contact(scheduler.now()); // another candidate won the race: conclusive too
             }
-            LOG.log(isLeading() ? org.apache.logging.log4j.Level.WARN : org.apache.logging.log4j.Level.DEBUG,
-                    "leader election: Lease {} not acquired or renewed: {}", store.describe(), failure.getMessage());
+            attemptFailed(failure);
         } catch (RuntimeException unexpected) {
             succeeded = false;
             LOG.error("leader election: unexpected failure on Lease {}", store.describe(), unexpected);
@@ -150,6 +165,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
                 return;
             }
             if (succeeded) {
+                attemptSucceeded();
                 // The write went out after attemptAt: counting the renewal from there errs on the safe side.
                 lastRenew = attemptAt;
                 if (role == Role.STANDBY) {
@@ -175,7 +191,47 @@ public final class LeaderElector implements Leadership, AutoCloseable {
             listener.startedLeading();
         }
         if (lost) {
-            lose("the Lease could not be renewed within the renew deadline of " + timings.renewDeadline());
+            lose("the Lease could not be renewed within the renew deadline of " + GoDuration.format(timings.renewDeadline()));
+        }
+    }
+
+    /**
+     * One line per streak of failures, not one per attempt: an unreachable server goes to the
+     * {@link OutageLog} (with the watches' failures); any other failure is a warning the first time
+     * and a debug line after. A lost race for the Lease (409) is routine: debug.
+     */
+    private void attemptFailed(ApiFailure failure) {
+        synchronized (this) {
+            failedAttempts++;
+        }
+        if (outages != null && OutageLog.isOutage(failure)) {
+            outages.unreachable(failure, timings.retryPeriod());
+            return;
+        }
+        boolean warn;
+        synchronized (this) {
+            warn = !warned && !failure.is(ApiFailure.Kind.CONFLICT);
+            warned |= warn;
+        }
+        if (warn) {
+            LOG.warn("leader election: Lease {} not acquired or renewed: {}; retrying every {} (repeats are logged at"
+                    + " debug level)", store.describe(), failure.getMessage(), GoDuration.format(timings.retryPeriod()));
+        } else {
+            LOG.debug("leader election: Lease {} not acquired or renewed: {}", store.describe(), failure.getMessage());
+        }
+    }
+
+    private void attemptSucceeded() {
+        int failed;
+        boolean hadWarned;
+        synchronized (this) {
+            failed = failedAttempts;
+            hadWarned = warned;
+            failedAttempts = 0;
+            warned = false;
+        }
+        if (hadWarned) {
+            LOG.info("leader election: Lease {} acquired or renewed again after {} failed attempts", store.describe(), failed);
         }
     }
 
@@ -199,7 +255,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
                 return;
             }
         }
-        lose("no renewal of the Lease for the renew deadline of " + timings.renewDeadline());
+        lose("no renewal of the Lease for the renew deadline of " + GoDuration.format(timings.renewDeadline()));
     }
 
     private void lose(String why) {

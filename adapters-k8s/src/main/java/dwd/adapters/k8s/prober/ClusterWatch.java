@@ -2,22 +2,16 @@ package dwd.adapters.k8s.prober;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.JsonFields;
+import dwd.adapters.k8s.OwnedClients;
+import dwd.adapters.k8s.watch.ListWatch;
+import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.in.ClusterEvents;
 import dwd.domain.cluster.ClusterShoot;
-import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.informer.ResourceEventHandler;
-import io.kubernetes.client.informer.SharedIndexInformer;
-import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Supplier;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
 
 /**
  * Watches the seed's Gardener {@code Cluster} objects ({@code extensions.gardener.cloud/v1alpha1},
@@ -27,52 +21,54 @@ import org.apache.logging.log4j.Logger;
  */
 public final class ClusterWatch implements AutoCloseable {
 
-    private static final Logger LOG = LogManager.getLogger();
-
     private final ApiClient client;
-    private final SharedInformerFactory factory;
-    private final SharedIndexInformer<DynamicKubernetesObject> informer;
+    private final ListWatch<JsonObject> watch;
 
     /**
      * @param newSeedClient makes a new client for the seed; this watch owns the one it takes
-     * @param events        told about every Cluster, on the informer's thread
+     * @param events        told about every Cluster, on the watch's thread
      */
     public ClusterWatch(Supplier<ApiClient> newSeedClient, ClusterEvents events) {
+        this(newSeedClient, events, null);
+    }
+
+    /** @param outages where an unreachable seed is reported (shared by the process's watches); null: a log of its own */
+    public ClusterWatch(Supplier<ApiClient> newSeedClient, ClusterEvents events, OutageLog outages) {
         Objects.requireNonNull(events, "events");
         this.client = OwnedClients.forInformers(newSeedClient);
-        // A factory of its own: factories key informers by class, and every dynamic informer has the same one.
-        this.factory = new SharedInformerFactory(client);
-        this.informer = factory.sharedIndexInformerFor(
-                new DynamicKubernetesApi("extensions.gardener.cloud", "v1alpha1", "clusters", client),
-                DynamicKubernetesObject.class, 0);
-        // A Cluster also embeds the Seed and the CloudProfile, which can be large, and the shoot is several
-        // kilobytes: cache only the shoot's fields the decoder reads (a few hundred bytes per Cluster).
-        informer.setTransform(ClusterWatch::keepOnlyTheShoot);
-        informer.addEventHandler(new Handler(events));
+        var custom = new CustomObjectsApi(client);
+        this.watch = new ListWatch<>("Clusters",
+                (isWatch, resourceVersion, timeoutSeconds) -> custom
+                        .listClusterCustomObject("extensions.gardener.cloud", "v1alpha1", "clusters")
+                        .resourceVersion(resourceVersion)
+                        .watch(isWatch)
+                        .allowWatchBookmarks(isWatch ? true : null)
+                        .timeoutSeconds(timeoutSeconds)
+                        .buildCall(null),
+                ClusterWatch::keepOnlyTheShoot, new Handler(events),
+                outages != null ? outages : OutageLog.of(client));
     }
 
     /** Starts watching; every existing Cluster is then reported as changed. */
     public void start() {
-        factory.startAllRegisteredInformers();
+        watch.start();
     }
 
     /** Whether the first list of Clusters has been delivered. */
     public boolean hasSynced() {
-        return informer.hasSynced();
+        return watch.hasSynced();
     }
 
     /** Stops watching and frees the client's threads and connections. */
     @Override
     public void close() {
-        factory.stopAllRegisteredInformers(true);
+        watch.close();
         OwnedClients.release(client);
     }
 
-    private static KubernetesObject keepOnlyTheShoot(KubernetesObject object) {
-        if (!(object instanceof DynamicKubernetesObject cluster)) {
-            return object;
-        }
-        JsonObject raw = cluster.getRaw();
+    /** A Cluster also embeds the Seed and the CloudProfile, which can be large, and the shoot is several kilobytes:
+     * only the shoot fields the decoder reads are kept (a few hundred bytes per Cluster). */
+    private static JsonObject keepOnlyTheShoot(JsonObject raw) {
         JsonObject slim = new JsonObject();
         copy(raw, slim, "apiVersion");
         copy(raw, slim, "kind");
@@ -93,7 +89,7 @@ public final class ClusterWatch implements AutoCloseable {
         } else {
             copy(raw, slim, "spec"); // absent or mistyped: left for the decoder to report
         }
-        return new DynamicKubernetesObject(slim);
+        return slim;
     }
 
     private static void copy(JsonObject from, JsonObject to, String field) {
@@ -102,41 +98,20 @@ public final class ClusterWatch implements AutoCloseable {
         }
     }
 
-    private static Optional<String> name(DynamicKubernetesObject cluster) {
-        return JsonFields.string(cluster.getRaw(), "metadata", "name");
-    }
-
-    /** Decodes each event and hands it on; a failing receiver is logged and does not stop the watch. */
-    private record Handler(ClusterEvents events) implements ResourceEventHandler<DynamicKubernetesObject> {
+    /** Decodes each event and hands it on; a failing receiver is logged (by the watch) and does not stop it. */
+    private record Handler(ClusterEvents events) implements ListWatch.Handler<JsonObject> {
 
         @Override
-        public void onAdd(DynamicKubernetesObject cluster) {
-            changed(cluster);
-        }
-
-        @Override
-        public void onUpdate(DynamicKubernetesObject before, DynamicKubernetesObject after) {
-            changed(after);
-        }
-
-        @Override
-        public void onDelete(DynamicKubernetesObject cluster, boolean finalStateUnknown) {
-            name(cluster).ifPresent(name -> deliver(name, () -> events.clusterDeleted(name)));
-        }
-
-        private void changed(DynamicKubernetesObject cluster) {
-            name(cluster).ifPresent(name -> {
-                ClusterShoot shoot = ShootDecoder.decode(cluster.getRaw());
-                deliver(name, () -> events.clusterChanged(name, shoot));
+        public void changed(JsonObject cluster) {
+            JsonFields.string(cluster, "metadata", "name").ifPresent(name -> {
+                ClusterShoot shoot = ShootDecoder.decode(cluster);
+                events.clusterChanged(name, shoot);
             });
         }
 
-        private static void deliver(String name, Runnable event) {
-            try {
-                event.run();
-            } catch (RuntimeException e) {
-                LOG.error("handling the event of Cluster {} failed", name, e);
-            }
+        @Override
+        public void deleted(JsonObject cluster) {
+            JsonFields.string(cluster, "metadata", "name").ifPresent(events::clusterDeleted);
         }
     }
 }

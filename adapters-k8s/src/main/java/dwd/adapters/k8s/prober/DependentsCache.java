@@ -1,52 +1,54 @@
 package dwd.adapters.k8s.prober;
 
+import com.google.gson.JsonObject;
+import dwd.adapters.k8s.JsonFields;
 import dwd.adapters.k8s.OwnedClients;
-import dwd.adapters.k8s.prober.dependent.CachedDependent;
-import dwd.adapters.k8s.prober.dependent.CachedDependentList;
+import dwd.adapters.k8s.watch.ListWatch;
+import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.ScalableResource;
 import dwd.domain.config.ResourceRef;
-import io.kubernetes.client.informer.SharedIndexInformer;
-import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The shoots' dependents in the seed as informers see them, for the check a healthy shoot makes
+ * The shoots' dependents in the seed as watches see them, for the check a healthy shoot makes
  * after every probe ("is any dependent down?"), which would otherwise read each dependent from the
  * API server: at thousands of shoots, most of the seed requests the prober sends.
  *
- * <p>One informer per dependent (kind and name, in practice three), over all namespaces and
+ * <p>One {@link ListWatch} per dependent (kind and name, in practice three), over all namespaces and
  * restricted by the field selector {@code metadata.name=<name>}, started when the dependent is first
- * asked for. It keeps identity, dwd's annotations and the replica counts. Only Deployments and
- * StatefulSets are cached (their {@code spec.replicas} is what their scale subresource shows); for
- * any other kind, and until an informer has synced, there is no cached view.
+ * asked for. It keeps dwd's annotations and the replica counts. Only Deployments and StatefulSets are
+ * cached (their {@code spec.replicas} is what their scale subresource shows); for any other kind, and
+ * until a watch has listed, there is no cached view.
  */
 final class DependentsCache implements AutoCloseable {
 
+    /** dwd's annotations share this prefix; the cache keeps no other annotation. */
+    static final String ANNOTATION_PREFIX = "dependency-watchdog.gardener.cloud/";
+
     private final Supplier<ApiClient> newSeedClient;
-    private final Map<ResourceRef, Dependent> informers = new ConcurrentHashMap<>();
+    private final OutageLog outages;
+    private final Map<ResourceRef, Dependent> watches = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    DependentsCache(Supplier<ApiClient> newSeedClient) {
+    /** @param outages where an unreachable seed is reported; null: a log per watch */
+    DependentsCache(Supplier<ApiClient> newSeedClient, OutageLog outages) {
         this.newSeedClient = newSeedClient;
+        this.outages = outages;
     }
 
-    /** The resource as cached, or empty (not cached, not synced yet, not in the seed). */
+    /** The resource as cached, or empty (not cached, not listed yet, not in the seed). */
     Optional<ScalableResource> get(String namespace, ResourceRef ref) {
         if (closed || !cacheable(ref)) {
             return Optional.empty();
         }
-        SharedIndexInformer<CachedDependent> informer = informers.computeIfAbsent(ref, this::start).informer();
-        if (!informer.hasSynced()) {
-            return Optional.empty();
-        }
-        CachedDependent cached = informer.getIndexer().getByKey(namespace + "/" + ref.name());
-        return cached == null ? Optional.empty() : Optional.of(
-                new ScalableResource(ref, cached.annotations(), cached.specReplicas(), cached.readyReplicas()));
+        ListWatch<ScalableResource> watch = watches.computeIfAbsent(ref, this::start).watch();
+        return watch.hasSynced() ? watch.get(namespace, ref.name()) : Optional.empty();
     }
 
     static boolean cacheable(ResourceRef ref) {
@@ -57,32 +59,44 @@ final class DependentsCache implements AutoCloseable {
         ApiClient client = OwnedClients.forInformers(newSeedClient);
         AppsV1Api apps = new AppsV1Api(client);
         String selector = "metadata.name=" + ref.name();
-        // A factory per dependent: factories key informers by class.
-        var factory = new SharedInformerFactory(client);
-        SharedIndexInformer<CachedDependent> informer = factory.sharedIndexInformerFor(
-                params -> ref.kind().equals("Deployment")
-                        ? apps.listDeploymentForAllNamespaces().fieldSelector(selector)
-                                .resourceVersion(params.resourceVersion).timeoutSeconds(params.timeoutSeconds)
-                                .watch(params.watch).buildCall(null)
-                        : apps.listStatefulSetForAllNamespaces().fieldSelector(selector)
-                                .resourceVersion(params.resourceVersion).timeoutSeconds(params.timeoutSeconds)
-                                .watch(params.watch).buildCall(null),
-                CachedDependent.class, CachedDependentList.class);
-        informer.setTransform(object -> object instanceof CachedDependent dependent ? dependent.slim() : object);
-        factory.startAllRegisteredInformers();
-        return new Dependent(client, factory, informer);
+        boolean deployment = ref.kind().equals("Deployment");
+        var watch = new ListWatch<ScalableResource>((deployment ? "Deployments" : "StatefulSets") + " named " + ref.name(),
+                (isWatch, resourceVersion, timeoutSeconds) -> deployment
+                        ? apps.listDeploymentForAllNamespaces().fieldSelector(selector).resourceVersion(resourceVersion)
+                                .watch(isWatch).allowWatchBookmarks(isWatch ? true : null)
+                                .timeoutSeconds(timeoutSeconds).buildCall(null)
+                        : apps.listStatefulSetForAllNamespaces().fieldSelector(selector).resourceVersion(resourceVersion)
+                                .watch(isWatch).allowWatchBookmarks(isWatch ? true : null)
+                                .timeoutSeconds(timeoutSeconds).buildCall(null),
+                object -> kept(ref, object), ListWatch.Handler.none(),
+                outages != null ? outages : OutageLog.of(client));
+        watch.start();
+        return new Dependent(client, watch);
+    }
+
+    /** What the cache keeps of a dependent: dwd's annotations and the two replica counts. */
+    private static ScalableResource kept(ResourceRef ref, JsonObject object) {
+        var annotations = new HashMap<String, String>();
+        JsonFields.stringMap(object, "metadata", "annotations").forEach((key, value) -> {
+            if (key.startsWith(ANNOTATION_PREFIX)) {
+                annotations.put(key, value);
+            }
+        });
+        return new ScalableResource(ref, Map.copyOf(annotations),
+                KubernetesScalableResources.replicas(object, "spec", "replicas"),
+                KubernetesScalableResources.replicas(object, "status", "readyReplicas"));
     }
 
     @Override
     public void close() {
         closed = true;
-        informers.values().forEach(Dependent::stop);
-        informers.clear();
+        watches.values().forEach(Dependent::stop);
+        watches.clear();
     }
 
-    private record Dependent(ApiClient client, SharedInformerFactory factory, SharedIndexInformer<CachedDependent> informer) {
+    private record Dependent(ApiClient client, ListWatch<ScalableResource> watch) {
         void stop() {
-            factory.stopAllRegisteredInformers(true);
+            watch.close();
             OwnedClients.release(client);
         }
     }

@@ -1,12 +1,12 @@
 package dwd.adapters.k8s.prober;
 
+import com.google.gson.Gson;
 import dwd.adapters.k8s.ApiFailures;
 import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.prober.secret.KubeconfigSecret;
-import dwd.adapters.k8s.prober.secret.KubeconfigSecretList;
+import dwd.adapters.k8s.watch.ListWatch;
+import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.ApiFailure;
-import io.kubernetes.client.informer.SharedIndexInformer;
-import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.time.Duration;
@@ -23,7 +23,7 @@ import okhttp3.Call;
  *
  * <p>Each probe of each shoot needs its secret, every few seconds. A direct GET for each would put
  * one seed request per probe on the seed's API server, and would make probes fail whenever the seed
- * hiccups. So for each secret name (in practice one, the same in every shoot namespace) an informer
+ * hiccups. So for each secret name (in practice one, the same in every shoot namespace) a watch
  * over all namespaces, restricted by the field selector {@code metadata.name=<name>}, keeps those
  * secrets in memory and sees token rotations as they happen. The cache answers when it holds the
  * secret; otherwise (not yet synced, or a secret created a moment ago) a direct GET does, so a
@@ -36,12 +36,15 @@ final class KubeconfigSecrets implements AutoCloseable {
 
     private final Supplier<ApiClient> newSeedClient;
     private final ApiClient reader;
-    private final Map<String, SecretInformer> informers = new ConcurrentHashMap<>();
+    private final OutageLog outages;
+    private final Map<String, SecretWatch> watches = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    KubeconfigSecrets(Supplier<ApiClient> newSeedClient) {
+    /** @param outages where an unreachable seed is reported; null: a log of its own */
+    KubeconfigSecrets(Supplier<ApiClient> newSeedClient, OutageLog outages) {
         this.newSeedClient = newSeedClient;
         this.reader = newSeedClient.get();
+        this.outages = outages != null ? outages : OutageLog.of(reader);
     }
 
     /**
@@ -69,10 +72,8 @@ final class KubeconfigSecrets implements AutoCloseable {
             throw new ApiFailure(ApiFailure.Kind.UNAVAILABLE,
                     "reading secret " + namespace + "/" + name + ": the shoot clients are closed");
         }
-        SecretInformer informer = informers.computeIfAbsent(name, this::startInformer);
-        return informer.informer.hasSynced()
-                ? Optional.ofNullable(informer.informer.getIndexer().getByKey(namespace + "/" + name))
-                : Optional.empty();
+        SecretWatch secrets = watches.computeIfAbsent(name, this::startWatch);
+        return secrets.watch().hasSynced() ? secrets.watch().get(namespace, name) : Optional.empty();
     }
 
     private KubeconfigSecret read(String namespace, String name, Duration timeout) {
@@ -83,35 +84,34 @@ final class KubeconfigSecrets implements AutoCloseable {
         });
     }
 
-    private SecretInformer startInformer(String name) {
+    private SecretWatch startWatch(String name) {
         ApiClient client = OwnedClients.forInformers(newSeedClient);
         CoreV1Api core = new CoreV1Api(client);
-        // A factory per secret name: factories key informers by class.
-        SharedInformerFactory factory = new SharedInformerFactory(client);
-        SharedIndexInformer<KubeconfigSecret> informer = factory.sharedIndexInformerFor(
-                params -> core.listSecretForAllNamespaces()
+        Gson gson = client.getJSON().getGson();
+        var watch = new ListWatch<KubeconfigSecret>("Secrets named " + name,
+                (isWatch, resourceVersion, timeoutSeconds) -> core.listSecretForAllNamespaces()
                         .fieldSelector("metadata.name=" + name)
-                        .resourceVersion(params.resourceVersion)
-                        .timeoutSeconds(params.timeoutSeconds)
-                        .watch(params.watch)
+                        .resourceVersion(resourceVersion)
+                        .watch(isWatch)
+                        .allowWatchBookmarks(isWatch ? true : null)
+                        .timeoutSeconds(timeoutSeconds)
                         .buildCall(null),
-                KubeconfigSecret.class, KubeconfigSecretList.class);
-        factory.startAllRegisteredInformers();
-        return new SecretInformer(client, factory, informer);
+                json -> gson.fromJson(json, KubeconfigSecret.class), ListWatch.Handler.none(), outages);
+        watch.start();
+        return new SecretWatch(client, watch);
     }
 
     @Override
     public void close() {
         closed = true;
-        informers.values().forEach(SecretInformer::stop);
-        informers.clear();
+        watches.values().forEach(SecretWatch::stop);
+        watches.clear();
         OwnedClients.release(reader);
     }
 
-    private record SecretInformer(ApiClient client, SharedInformerFactory factory,
-                                  SharedIndexInformer<KubeconfigSecret> informer) {
+    private record SecretWatch(ApiClient client, ListWatch<KubeconfigSecret> watch) {
         void stop() {
-            factory.stopAllRegisteredInformers(true);
+            watch.close();
             OwnedClients.release(client);
         }
     }

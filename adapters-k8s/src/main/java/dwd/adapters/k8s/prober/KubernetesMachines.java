@@ -1,53 +1,59 @@
 package dwd.adapters.k8s.prober;
 
 import com.google.gson.JsonObject;
-import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.JsonFields;
+import dwd.adapters.k8s.OwnedClients;
+import dwd.adapters.k8s.watch.ListWatch;
+import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Machines;
 import dwd.domain.lease.Machine;
-import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.informer.SharedIndexInformer;
-import io.kubernetes.client.informer.SharedInformerFactory;
-import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
 
 /**
  * The machine-controller-manager {@code Machine}s ({@code machine.sapcloud.io/v1alpha1}) of every
- * shoot namespace of the seed, from one informer over all namespaces.
+ * shoot namespace of the seed, from one watch over all namespaces.
  */
 public final class KubernetesMachines implements Machines, AutoCloseable {
 
     private static final String NODE_LABEL = "node";
 
     private final ApiClient client;
-    private final SharedInformerFactory factory;
-    private final SharedIndexInformer<DynamicKubernetesObject> informer;
+    private final ListWatch<Machine> watch;
 
     /** @param newSeedClient makes a new client for the seed; this cache owns the one it takes */
     public KubernetesMachines(Supplier<ApiClient> newSeedClient) {
+        this(newSeedClient, null);
+    }
+
+    /** @param outages where an unreachable seed is reported (shared by the process's watches); null: a log of its own */
+    public KubernetesMachines(Supplier<ApiClient> newSeedClient, OutageLog outages) {
         this.client = OwnedClients.forInformers(newSeedClient);
-        // A factory of its own: factories key informers by class, and every dynamic informer has the same one.
-        this.factory = new SharedInformerFactory(client);
-        this.informer = factory.sharedIndexInformerFor(
-                new DynamicKubernetesApi("machine.sapcloud.io", "v1alpha1", "machines", client),
-                DynamicKubernetesObject.class, 0);
-        informer.setTransform(KubernetesMachines::keepWhatIsRead);
+        var custom = new CustomObjectsApi(client);
+        this.watch = new ListWatch<>("Machines",
+                (isWatch, resourceVersion, timeoutSeconds) -> custom
+                        .listCustomObjectForAllNamespaces("machine.sapcloud.io", "v1alpha1", "machines")
+                        .resourceVersion(resourceVersion)
+                        .watch(isWatch)
+                        .allowWatchBookmarks(isWatch ? true : null)
+                        .timeoutSeconds(timeoutSeconds)
+                        .buildCall(null),
+                KubernetesMachines::toMachine, ListWatch.Handler.none(),
+                outages != null ? outages : OutageLog.of(client));
     }
 
     /** Starts filling the cache. */
     public void start() {
-        factory.startAllRegisteredInformers();
+        watch.start();
     }
 
     /** Whether the cache holds the first full list of Machines. */
     public boolean hasSynced() {
-        return informer.hasSynced();
+        return watch.hasSynced();
     }
 
     /**
@@ -58,56 +64,27 @@ public final class KubernetesMachines implements Machines, AutoCloseable {
      */
     @Override
     public List<Machine> inNamespace(String namespace) {
-        if (!informer.hasSynced()) {
+        if (!watch.hasSynced()) {
             throw new ApiFailure(ApiFailure.Kind.UNAVAILABLE,
                     "listing Machines in namespace " + namespace + ": the Machine cache has not synced yet");
         }
-        return informer.getIndexer().byIndex(Caches.NAMESPACE_INDEX, namespace).stream()
-                .map(machine -> toMachine(machine.getRaw()))
+        return watch.inNamespace(namespace).stream()
                 .sorted(Comparator.comparing(Machine::name))
                 .toList();
     }
 
-    /** Stops the informer and frees the client's threads and connections. */
+    /** Stops the watch and frees the client's threads and connections. */
     @Override
     public void close() {
-        factory.stopAllRegisteredInformers(true);
+        watch.close();
         OwnedClients.release(client);
     }
 
+    /** The cache keeps name, the node label and the phase of each Machine; specs are left out. */
     static Machine toMachine(JsonObject raw) {
         return new Machine(
                 JsonFields.string(raw, "metadata", "name").orElse(""),
                 JsonFields.string(raw, "metadata", "labels", NODE_LABEL),
                 JsonFields.string(raw, "status", "currentStatus", "phase").orElse(""));
-    }
-
-    /** The cache keeps name, namespace, the node label and the phase; Machine specs are left out. */
-    private static KubernetesObject keepWhatIsRead(KubernetesObject object) {
-        if (!(object instanceof DynamicKubernetesObject machine)) {
-            return object;
-        }
-        JsonObject raw = machine.getRaw();
-        JsonObject slim = new JsonObject();
-        JsonFields.string(raw, "apiVersion").ifPresent(value -> slim.addProperty("apiVersion", value));
-        JsonFields.string(raw, "kind").ifPresent(value -> slim.addProperty("kind", value));
-        JsonObject metadata = new JsonObject();
-        for (String field : List.of("name", "namespace", "uid", "resourceVersion")) {
-            JsonFields.string(raw, "metadata", field).ifPresent(value -> metadata.addProperty(field, value));
-        }
-        JsonFields.string(raw, "metadata", "labels", NODE_LABEL).ifPresent(node -> {
-            JsonObject labels = new JsonObject();
-            labels.addProperty(NODE_LABEL, node);
-            metadata.add("labels", labels);
-        });
-        slim.add("metadata", metadata);
-        JsonFields.string(raw, "status", "currentStatus", "phase").ifPresent(phase -> {
-            JsonObject currentStatus = new JsonObject();
-            currentStatus.addProperty("phase", phase);
-            JsonObject status = new JsonObject();
-            status.add("currentStatus", currentStatus);
-            slim.add("status", status);
-        });
-        return new DynamicKubernetesObject(slim);
     }
 }

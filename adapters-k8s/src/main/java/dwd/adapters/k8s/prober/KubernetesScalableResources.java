@@ -8,6 +8,7 @@ import dwd.adapters.k8s.ApiFailures;
 import dwd.adapters.k8s.JsonCalls;
 import dwd.adapters.k8s.JsonFields;
 import dwd.adapters.k8s.OwnedClients;
+import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ScalableResource;
 import dwd.application.port.out.ScalableResources;
@@ -43,13 +44,18 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
 
     /** @param newSeedClient makes a new client for the seed; this adapter owns the one it takes */
     public KubernetesScalableResources(Supplier<ApiClient> newSeedClient) {
-        this(newSeedClient, null);
+        this(newSeedClient, null, null);
     }
 
-    private KubernetesScalableResources(Supplier<ApiClient> newSeedClient, String dryRun) {
+    /** @param outages where the dependents' watches report an unreachable seed; null: a log of their own */
+    public KubernetesScalableResources(Supplier<ApiClient> newSeedClient, OutageLog outages) {
+        this(newSeedClient, outages, null);
+    }
+
+    private KubernetesScalableResources(Supplier<ApiClient> newSeedClient, OutageLog outages, String dryRun) {
         this.client = newSeedClient.get();
         this.kinds = new ScalableKinds(client);
-        this.cache = new DependentsCache(newSeedClient);
+        this.cache = new DependentsCache(newSeedClient, outages);
         this.dryRun = dryRun;
     }
 
@@ -58,7 +64,12 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
      * {@code dryRun=All}, so the API server authorizes, admits and validates it and persists nothing.
      */
     public static KubernetesScalableResources serverDryRun(Supplier<ApiClient> newSeedClient) {
-        return new KubernetesScalableResources(newSeedClient, DRY_RUN_ALL);
+        return serverDryRun(newSeedClient, null);
+    }
+
+    /** {@link #serverDryRun(Supplier)}, the dependents' watches reporting an unreachable seed to {@code outages}. */
+    public static KubernetesScalableResources serverDryRun(Supplier<ApiClient> newSeedClient, OutageLog outages) {
+        return new KubernetesScalableResources(newSeedClient, outages, DRY_RUN_ALL);
     }
 
     @Override
@@ -84,7 +95,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                 replicas(object.get(), "status", "readyReplicas")));
     }
 
-    /** From informers over the seed's Deployments and StatefulSets of the dependents' names ({@link DependentsCache}). */
+    /** From watches over the seed's Deployments and StatefulSets of the dependents' names ({@link DependentsCache}). */
     @Override
     public Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
         return cache.get(namespace, ref);
@@ -158,7 +169,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
         return patch.toString(); // JsonElement.toString keeps nulls, which remove keys in a merge patch
     }
 
-    private static int replicas(JsonObject object, String... path) {
+    static int replicas(JsonObject object, String... path) {
         return JsonFields.integer(object, path)
                 .map(count -> (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, count)))
                 .orElse(0);

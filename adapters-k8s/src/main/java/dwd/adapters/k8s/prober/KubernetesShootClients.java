@@ -1,9 +1,11 @@
 package dwd.adapters.k8s.prober;
 
 import dwd.adapters.k8s.OwnedClients;
+import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ShootApi;
 import dwd.application.port.out.ShootClients;
+import dwd.domain.config.GoDuration;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.util.Arrays;
@@ -48,7 +50,13 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
 
     /** @param tuneShootClient applied to every shoot client built (e.g. to meter its requests) */
     public KubernetesShootClients(Supplier<ApiClient> newSeedClient, UnaryOperator<ApiClient> tuneShootClient) {
-        this.secrets = new KubeconfigSecrets(newSeedClient);
+        this(newSeedClient, tuneShootClient, null);
+    }
+
+    /** @param outages where an unreachable seed is reported by the secret watches; null: a log of their own */
+    public KubernetesShootClients(Supplier<ApiClient> newSeedClient, UnaryOperator<ApiClient> tuneShootClient,
+            OutageLog outages) {
+        this.secrets = new KubeconfigSecrets(newSeedClient, outages);
         this.tuneShootClient = tuneShootClient;
     }
 
@@ -56,7 +64,7 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
     public ShootApi open(String namespace, String secretName, Duration callTimeout) {
         if (callTimeout.isNegative() || callTimeout.isZero()) {
             throw new ApiFailure(ApiFailure.Kind.BAD_INPUT,
-                    "opening a client for shoot " + namespace + ": the call timeout must be positive, not " + callTimeout);
+                    "opening a client for shoot " + namespace + ": the call timeout must be positive, not " + GoDuration.format(callTimeout));
         }
         byte[] kubeconfig = secrets.kubeconfig(namespace, secretName, callTimeout);
         ShootClient client = clients.get(namespace);

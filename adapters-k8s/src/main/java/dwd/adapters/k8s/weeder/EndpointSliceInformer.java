@@ -1,17 +1,12 @@
 package dwd.adapters.k8s.weeder;
 
+import dwd.adapters.k8s.watch.ListWatch;
+import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.in.ServiceEvents;
 import dwd.domain.selector.Requirement;
-import io.kubernetes.client.informer.ResourceEventHandler;
-import io.kubernetes.client.informer.SharedIndexInformer;
-import io.kubernetes.client.informer.SharedInformerFactory;
-import io.kubernetes.client.informer.cache.ReflectorRunnable;
+import dwd.domain.weeding.EndpointSliceState;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.DiscoveryV1Api;
-import io.kubernetes.client.openapi.models.V1EndpointSlice;
-import io.kubernetes.client.openapi.models.V1EndpointSliceList;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,96 +15,78 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Feeds {@link ServiceEvents} from an informer on the EndpointSlices of the configured services in
- * all namespaces. The server filters by the {@code kubernetes.io/service-name} label, so the cache
- * holds only those slices, and a slice whose label stops matching arrives as a deletion.
- *
- * <p>The informer has a factory of its own (factories key informers by class) and uses the typed
- * {@link V1EndpointSlice}: a dynamic informer over a built-in kind fails on every list in client-java 27.
- * Watch bookmarks are not requested: a bookmark carries no {@code addressType}, which the strict
- * typed model requires, so each one would break the watch.
+ * Feeds {@link ServiceEvents} from a watch on the EndpointSlices of the configured services in all
+ * namespaces ({@link ListWatch}). The server filters by the {@code kubernetes.io/service-name}
+ * label, so the cache holds only those slices, and a slice whose label stops matching arrives as a
+ * deletion. Slices are read as plain JSON (watch bookmarks included, which carry no
+ * {@code addressType} and would break client-java's strict model).
  */
 public final class EndpointSliceInformer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(EndpointSliceInformer.class.getName());
 
     /**
-     * The longest a healthy informer goes without a new list or watch request: client-java's reflector
-     * asks the server to end each watch after a random 1–2 × {@code REFLECTOR_WATCH_CLIENTSIDE_TIMEOUT}
-     * (5–10 min) and then watches again; after a failure it lists again within a second.
+     * The longest a healthy watch goes without a new list or watch request: each watch asks the server
+     * to end it after at most 10 minutes, and a failed one is retried within 36 s (30 s back-off plus jitter).
      */
-    public static final Duration LONGEST_WATCH = ReflectorRunnable.REFLECTOR_WATCH_CLIENTSIDE_TIMEOUT.multipliedBy(2);
+    public static final Duration LONGEST_WATCH = Duration.ofMinutes(10);
 
     private final Set<String> serviceNames;
     private final ServiceEvents events;
-    private final SharedInformerFactory factory;
-    private final SharedIndexInformer<V1EndpointSlice> informer;
-    /** The last list/watch failure reported, so that the reflector's retry every second is logged once, not forever. */
-    private final AtomicReference<String> lastFailure = new AtomicReference<>();
-    /** When the reflector last started a list or a watch: its heartbeat, for liveness. */
-    private volatile Instant lastListOrWatch;
+    private final ListWatch<EndpointSliceState> watch;
 
     /**
-     * @param watchClient  a client with read timeout 0 (the informer factory insists on it)
+     * @param watchClient  a client with read timeout 0 (a watch may be quiet for minutes)
      * @param serviceNames the configured services ({@code servicesAndDependantSelectors}' keys)
      * @param events       where slice events go, typically the weeder supervisor
      */
     public EndpointSliceInformer(ApiClient watchClient, Collection<String> serviceNames, ServiceEvents events) {
+        this(watchClient, serviceNames, events, OutageLog.of(watchClient));
+    }
+
+    /** @param outages where an unreachable seed is reported (shared by the process's watches) */
+    public EndpointSliceInformer(ApiClient watchClient, Collection<String> serviceNames, ServiceEvents events,
+            OutageLog outages) {
         this.serviceNames = Set.copyOf(serviceNames);
         this.events = events;
         String labelSelector = labelSelector(serviceNames);
         var discovery = new DiscoveryV1Api(watchClient);
-        this.factory = new SharedInformerFactory(watchClient);
-        this.informer = factory.sharedIndexInformerFor(
-                params -> {
-                    lastListOrWatch = Instant.now();
-                    return discovery.listEndpointSliceForAllNamespaces()
-                            .labelSelector(labelSelector)
-                            .resourceVersion(params.resourceVersion)
-                            .timeoutSeconds(params.timeoutSeconds)
-                            .watch(params.watch)
-                            .buildCall(null);
-                },
-                V1EndpointSlice.class, V1EndpointSliceList.class, 0L, this::listOrWatchFailed);
-        informer.addEventHandler(new Forwarder());
+        this.watch = new ListWatch<>("EndpointSlices",
+                (isWatch, resourceVersion, timeoutSeconds) -> discovery.listEndpointSliceForAllNamespaces()
+                        .labelSelector(labelSelector)
+                        .resourceVersion(resourceVersion)
+                        .watch(isWatch)
+                        .allowWatchBookmarks(isWatch ? true : null)
+                        .timeoutSeconds(timeoutSeconds)
+                        .buildCall(null),
+                EndpointSliceStates::of, new Forwarder(), outages);
     }
 
     /** Starts listing and watching; the slices that exist are replayed as additions. */
     public void start() {
-        factory.startAllRegisteredInformers();
+        watch.start();
     }
 
     /** Whether the initial list has been delivered. */
     public boolean hasSynced() {
-        return informer.hasSynced();
+        return watch.hasSynced();
     }
 
     /**
-     * When the informer last started a list or a watch request; empty before the first. A watch
+     * When the watch last started a list or a watch request; empty before the first. A watch
      * blocked on a dead connection (the client's read timeout is 0) shows as no request for longer
      * than {@link #LONGEST_WATCH}.
      */
     public Optional<Instant> lastListOrWatch() {
-        return Optional.ofNullable(lastListOrWatch);
+        return watch.lastListOrWatch();
     }
 
-    /** Stops the informer and its threads. */
+    /** Stops the watch and its thread. */
     @Override
     public void close() {
-        factory.stopAllRegisteredInformers(true);
-    }
-
-    private void listOrWatchFailed(Class<V1EndpointSlice> type, Throwable failure) {
-        String what = failure instanceof ApiException api ? WeederApiErrors.describe(api) : String.valueOf(failure);
-        if (!what.equals(lastFailure.getAndSet(what))) {
-            LOG.log(System.Logger.Level.WARNING, "listing or watching EndpointSlices failed: " + what
-                    + " (retried every second; repeats are logged at debug level)");
-        } else {
-            LOG.log(System.Logger.Level.DEBUG, () -> "listing or watching EndpointSlices failed again: " + what);
-        }
+        watch.close();
     }
 
     /**
@@ -133,49 +110,21 @@ public final class EndpointSliceInformer implements AutoCloseable {
         return Requirement.in(EndpointSliceStates.SERVICE_NAME_LABEL, usable.toArray(String[]::new)).toQueryTerm();
     }
 
-    /** Hands slices to {@link ServiceEvents}; a failure there is logged and never stops the informer. */
-    private final class Forwarder implements ResourceEventHandler<V1EndpointSlice> {
+    /** Hands slices to {@link ServiceEvents}; a failure there is logged by the watch and never stops it. */
+    private final class Forwarder implements ListWatch.Handler<EndpointSliceState> {
 
         @Override
-        public void onAdd(V1EndpointSlice slice) {
-            changed(slice);
+        public void changed(EndpointSliceState state) {
+            if (serviceNames.contains(state.serviceName())) {
+                events.sliceChanged(state);
+            } else {
+                events.sliceRemoved(state.namespace(), state.name());
+            }
         }
 
         @Override
-        public void onUpdate(V1EndpointSlice previous, V1EndpointSlice slice) {
-            changed(slice);
-        }
-
-        @Override
-        public void onDelete(V1EndpointSlice slice, boolean finalStateUnknown) {
-            V1ObjectMeta meta = slice == null ? null : slice.getMetadata();
-            if (meta == null) {
-                return;
-            }
-            try {
-                events.sliceRemoved(meta.getNamespace(), meta.getName());
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, meta.getNamespace() + ": handling the deletion of EndpointSlice "
-                        + meta.getName() + " failed", e);
-            }
-        }
-
-        private void changed(V1EndpointSlice slice) {
-            if (slice == null) {
-                return;
-            }
-            lastFailure.set(null);
-            var state = EndpointSliceStates.of(slice);
-            try {
-                if (serviceNames.contains(state.serviceName())) {
-                    events.sliceChanged(state);
-                } else {
-                    events.sliceRemoved(state.namespace(), state.name());
-                }
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, state.namespace() + ": handling EndpointSlice " + state.name()
-                        + " failed", e);
-            }
+        public void deleted(EndpointSliceState state) {
+            events.sliceRemoved(state.namespace(), state.name());
         }
     }
 }

@@ -1,15 +1,15 @@
 package dwd.adapters.k8s.weeder;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dwd.adapters.k8s.JsonFields;
 import dwd.domain.weeding.Endpoint;
 import dwd.domain.weeding.EndpointSliceState;
-import io.kubernetes.client.openapi.models.V1Endpoint;
-import io.kubernetes.client.openapi.models.V1EndpointSlice;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
-/** Reads what readiness needs from a {@link V1EndpointSlice}; absent fields become empty values, never errors. */
+/**
+ * Reads what readiness needs from an EndpointSlice's JSON; absent or mistyped fields become empty
+ * values, never errors (the slices are other controllers' objects, possibly newer than client-java).
+ */
 final class EndpointSliceStates {
 
     /** The label that ties a slice to its Service. */
@@ -18,15 +18,16 @@ final class EndpointSliceStates {
     private EndpointSliceStates() {
     }
 
-    static EndpointSliceState of(V1EndpointSlice slice) {
-        V1ObjectMeta meta = slice.getMetadata() == null ? new V1ObjectMeta() : slice.getMetadata();
-        Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
-        List<V1Endpoint> endpoints = slice.getEndpoints() == null ? List.of() : slice.getEndpoints();
-        return new EndpointSliceState(meta.getNamespace(), meta.getName(), labels.get(SERVICE_NAME_LABEL),
-                endpoints.stream()
-                        .filter(endpoint -> endpoint != null)
-                        .map(endpoint -> new Endpoint(Optional.ofNullable(endpoint.getConditions())
-                                .map(conditions -> conditions.getReady())))
+    static EndpointSliceState of(JsonObject slice) {
+        return new EndpointSliceState(
+                JsonFields.string(slice, "metadata", "namespace").orElse(""),
+                JsonFields.string(slice, "metadata", "name").orElse(""),
+                JsonFields.stringMap(slice, "metadata", "labels").get(SERVICE_NAME_LABEL),
+                JsonFields.objects(slice, "endpoints").stream()
+                        .map(endpoint -> new Endpoint(JsonFields.at(endpoint, "conditions", "ready")
+                                .filter(JsonElement::isJsonPrimitive)
+                                .filter(ready -> ready.getAsJsonPrimitive().isBoolean())
+                                .map(JsonElement::getAsBoolean)))
                         .toList());
     }
 }

@@ -1,5 +1,6 @@
 package dwd.adapters.k8s.weeder;
 
+import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.PodWatch;
 import dwd.application.port.out.PodWatches;
 import dwd.domain.selector.LabelSelector;
@@ -26,6 +27,7 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
     private final ApiClient client;
     private final Duration initialBackoff;
     private final Duration maxBackoff;
+    private final OutageLog outages;
     private final Set<PodWatchLoop> open = ConcurrentHashMap.newKeySet();
     private final AtomicLong relists = new AtomicLong();
 
@@ -34,7 +36,12 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
      *     timeouts bound connecting and writing
      */
     public KubernetesPodWatches(ApiClient watchClient) {
-        this(watchClient, Duration.ofMillis(250), Duration.ofSeconds(30));
+        this(watchClient, OutageLog.of(watchClient));
+    }
+
+    /** @param outages where an unreachable seed is reported (shared by the process's watches) */
+    public KubernetesPodWatches(ApiClient watchClient, OutageLog outages) {
+        this(watchClient, Duration.ofMillis(250), Duration.ofSeconds(30), outages);
     }
 
     /**
@@ -42,6 +49,10 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
      * @param maxBackoff     the longest wait
      */
     public KubernetesPodWatches(ApiClient watchClient, Duration initialBackoff, Duration maxBackoff) {
+        this(watchClient, initialBackoff, maxBackoff, OutageLog.of(watchClient));
+    }
+
+    private KubernetesPodWatches(ApiClient watchClient, Duration initialBackoff, Duration maxBackoff, OutageLog outages) {
         if (watchClient.getReadTimeout() != 0) {
             throw new IllegalArgumentException("pod watches need a client with read timeout 0, not "
                     + watchClient.getReadTimeout() + " ms: a quiet watch would time out");
@@ -49,12 +60,13 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
         this.client = watchClient;
         this.initialBackoff = initialBackoff;
         this.maxBackoff = maxBackoff;
+        this.outages = outages;
     }
 
     @Override
     public PodWatch watch(String namespace, LabelSelector selector, Consumer<PodState> listener) {
         var loop = new PodWatchLoop(client, namespace, selector.toQueryString(), listener, initialBackoff, maxBackoff,
-                relists::incrementAndGet, open::remove);
+                relists::incrementAndGet, open::remove, outages);
         open.add(loop);
         Thread.ofVirtual().name("dwd-pod-watch-" + namespace).start(loop);
         return loop::close;

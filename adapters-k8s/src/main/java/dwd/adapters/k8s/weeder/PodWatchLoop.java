@@ -1,5 +1,9 @@
 package dwd.adapters.k8s.weeder;
 
+import dwd.adapters.k8s.ApiFailures;
+import dwd.adapters.k8s.watch.OutageLog;
+import dwd.application.port.out.ApiFailure;
+import dwd.domain.config.GoDuration;
 import dwd.domain.weeding.PodState;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -56,12 +60,16 @@ final class PodWatchLoop implements Runnable {
     private final Duration maxBackoff;
     private final Runnable onRelist;
     private final Consumer<PodWatchLoop> onEnd;
+    private final OutageLog outages;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final AtomicReference<Call> inFlight = new AtomicReference<>();
     private boolean failing;
+    /** The wait before the next try after a failure (the loop thread's own). */
+    private Duration backoff;
 
     PodWatchLoop(ApiClient client, String namespace, String selector, Consumer<PodState> listener,
-            Duration initialBackoff, Duration maxBackoff, Runnable onRelist, Consumer<PodWatchLoop> onEnd) {
+            Duration initialBackoff, Duration maxBackoff, Runnable onRelist, Consumer<PodWatchLoop> onEnd,
+            OutageLog outages) {
         this.client = client;
         this.core = new CoreV1Api(client);
         this.namespace = namespace;
@@ -71,6 +79,7 @@ final class PodWatchLoop implements Runnable {
         this.maxBackoff = maxBackoff;
         this.onRelist = onRelist;
         this.onEnd = onEnd;
+        this.outages = outages;
     }
 
     /** Stops the loop: cancels the call in flight, so a blocked read ends at once. */
@@ -89,7 +98,7 @@ final class PodWatchLoop implements Runnable {
     @Override
     public void run() {
         try {
-            Duration backoff = initialBackoff;
+            backoff = initialBackoff;
             boolean first = true;
             while (!isClosed()) {
                 if (!first) {
@@ -130,10 +139,8 @@ final class PodWatchLoop implements Runnable {
             for (V1Pod pod : pods.getItems()) {
                 deliver(pod);
             }
-        } catch (ApiException e) {
-            return failed("listing", WeederApiErrors.describe(e), e);
-        } catch (RuntimeException e) {
-            return failed("listing", e.toString(), e);
+        } catch (ApiException | RuntimeException e) {
+            return failed("listing", e);
         }
         return watchFrom(resourceVersion);
     }
@@ -165,25 +172,24 @@ final class PodWatchLoop implements Runnable {
                                         + ": resourceVersion too old (410), listing again");
                                 return Ending.STREAM_ENDED;
                             }
-                            return failed("watching", "error event " + (event.status == null ? "" : event.status.getMessage()),
-                                    null);
+                            return failed(new ApiFailure(ApiFailure.Kind.INVALID, action("watching") + ": error event "
+                                    + (event.status == null ? "" : event.status.getMessage())));
                         }
                         default -> { } // DELETED and BOOKMARK: nothing to weed
                     }
                 }
             }
-        } catch (ApiException e) {
-            return isClosed() ? Ending.CLOSED : failed("watching", WeederApiErrors.describe(e), e);
-        } catch (IOException | RuntimeException e) {
+        } catch (ApiException | IOException | RuntimeException e) {
             // A cancelled call surfaces here as an IO failure from hasNext().
-            return isClosed() ? Ending.CLOSED : failed("watching", e.toString(), e);
+            return isClosed() ? Ending.CLOSED : failed("watching", e);
         }
         if (isClosed()) {
             return Ending.CLOSED;
         }
         boolean healthy = Duration.ofNanos(System.nanoTime() - openedAt).compareTo(HEALTHY_STREAM) >= 0;
         LOG.log(System.Logger.Level.DEBUG, () -> namespace + ": pod watch " + selector + " closed by the server, listing again");
-        return healthy ? Ending.STREAM_ENDED : failed("watching", "stream closed at once", null);
+        return healthy ? Ending.STREAM_ENDED
+                : failed(new ApiFailure(ApiFailure.Kind.INVALID, action("watching") + ": the stream closed at once"));
     }
 
     /** Makes {@code call} the one {@link #close()} cancels; false when the loop is closed already. */
@@ -207,18 +213,33 @@ final class PodWatchLoop implements Runnable {
         }
     }
 
-    /** The first failure of a streak is a warning; the rest are debug lines, so a long outage does not flood the log. */
-    private Ending failed(String doing, String what, Throwable cause) {
+    private String action(String doing) {
+        return namespace + ": " + doing + " pods " + selector;
+    }
+
+    private Ending failed(String doing, Throwable error) {
+        // client-java's watch iterator wraps the transport's IOException in a RuntimeException.
+        Throwable cause = error instanceof RuntimeException && error.getCause() instanceof IOException io ? io : error;
+        return failed(ApiFailures.translate(action(doing), cause));
+    }
+
+    /**
+     * An unreachable or overloaded seed goes to the process's {@link OutageLog} (one warning per
+     * outage, whatever the number of watches); any other failure is a warning at the first of a
+     * streak and a debug line after, so a long outage does not flood the log.
+     */
+    private Ending failed(ApiFailure failure) {
         if (isClosed()) {
             return Ending.CLOSED;
         }
-        if (!failing) {
+        if (OutageLog.isOutage(failure)) {
+            outages.unreachable(failure, backoff);
+        } else if (!failing) {
             failing = true;
-            LOG.log(System.Logger.Level.WARNING, namespace + ": " + doing + " pods " + selector + " failed: " + what
-                    + " (retrying with back-off)");
+            LOG.log(System.Logger.Level.WARNING, failure.getMessage() + " (retrying in " + GoDuration.format(backoff)
+                    + ", with back-off)");
         } else {
-            LOG.log(System.Logger.Level.DEBUG, () -> namespace + ": " + doing + " pods " + selector + " failed again: "
-                    + what, cause);
+            LOG.log(System.Logger.Level.DEBUG, () -> failure.getMessage() + " (again)", failure);
         }
         return Ending.FAILED;
     }

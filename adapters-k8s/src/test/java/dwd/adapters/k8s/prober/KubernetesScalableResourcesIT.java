@@ -198,7 +198,7 @@ class KubernetesScalableResourcesIT {
         assertThat(resources.cached(namespace, KCM)).contains(
                 new ScalableResource(KCM, Map.of("dependency-watchdog.gardener.cloud/replicas", "3"), 3, 0));
         assertThat(resources.cached(namespace, new ResourceRef("apps/v1", "Deployment", "not-a-dependent")))
-                .as("a name asked for later gets an informer of its own; not synced yet").isEmpty();
+                .as("a name asked for later gets a watch of its own; not listed yet").isEmpty();
 
         resources.scale(namespace, KCM, 0, TIMEOUT);
         await("the cache sees the scale").atMost(Duration.ofSeconds(30))

@@ -1,5 +1,7 @@
 package dwd.application.port.out;
 
+import java.time.Duration;
+
 /**
  * Every HTTP request dwd makes to a Kubernetes API server, as it completes: for the request and
  * throttling metrics. Implementations must be fast and must not throw.
@@ -16,6 +18,14 @@ public interface ApiTraffic {
      * @param code   the HTTP status, or {@link #NO_RESPONSE}
      */
     void requestCompleted(String target, String verb, int code);
+
+    /**
+     * As {@link #requestCompleted(String, String, int)}, with how long the request took: until the
+     * response headers arrived (for a watch: until it was established), or until it failed.
+     */
+    default void requestCompleted(String target, String verb, int code, Duration elapsed) {
+        requestCompleted(target, verb, code);
+    }
 
     /** Counts nothing. */
     static ApiTraffic none() {

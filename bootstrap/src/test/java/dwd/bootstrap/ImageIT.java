@@ -1,0 +1,65 @@
+package dwd.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+
+/**
+ * The image of {@code make image}: what it says about itself (dwd version, OCI labels, SBOM) and how it
+ * runs. ProberImageIT and WeederImageIT have it protect a shoot; all skip where podman is missing.
+ */
+@EnabledIf(value = ContainerImage.PODMAN_INSTALLED, disabledReason = ContainerImage.PODMAN_MISSING)
+class ImageIT {
+
+    static final Pattern VERSION = Pattern.compile(
+            "dwd (\\S+) \\(revision (?:([0-9a-f]{12})( with uncommitted changes)?|unknown: built outside a git checkout),"
+                    + " Java 25[^)]*\\)\\R");
+
+    static ContainerImage image;
+
+    @BeforeAll
+    static void buildTheImage() throws Exception {
+        image = ContainerImage.get();
+    }
+
+    @Test
+    void versionPrintsWhatTheLaunchersVersionPrintsAndTheLabelsCarryIt() throws Exception {
+        ContainerImage.Result version = image.run("dwd-it-version-" + ProcessHandle.current().pid(), "version");
+        assertThat(version.exitCode()).as(version.output()).isZero();
+        Matcher printed = VERSION.matcher(version.output());
+        assertThat(printed.matches()).as("dwd version in the image printed: %s", version.output()).isTrue();
+        String launcher = LaunchSmokeIT.launch("version").out();
+        assertThat(version.output().substring(0, version.output().indexOf(", Java")))
+                .as("the image holds the build ./dwd runs").isEqualTo(launcher.substring(0, launcher.indexOf(", Java")));
+
+        Map<String, String> labels = image.labels();
+        assertThat(labels).containsEntry("org.opencontainers.image.title", "dwd")
+                .containsEntry("org.opencontainers.image.version", printed.group(1))
+                .containsKey("org.opencontainers.image.source");
+        String revision = labels.get("org.opencontainers.image.revision");
+        if (printed.group(2) == null) {
+            assertThat(revision).isEqualTo("unknown");
+        } else {
+            assertThat(revision).startsWith(printed.group(2)).matches("[0-9a-f]{40}" + (printed.group(3) == null ? "" : "-dirty"));
+        }
+        Path sbom = DwdProcess.REPOSITORY.resolve("bootstrap/target/image/dwd-" + printed.group(1) + ".cdx.json");
+        assertThat(Files.readString(sbom)).as("the SBOM beside the image").contains("\"bomFormat\" : \"CycloneDX\"", "\"name\" : \"client-java\"");
+    }
+
+    @Test
+    void itRunsAsTheNonRootUserAndStartsDwdFromTheAotCache() throws Exception {
+        assertThat(image.configuration("User")).isEqualTo("\"65532:65532\"");
+        assertThat(image.configuration("Entrypoint")).startsWith("[\"/opt/java/bin/java\",\"@/app/jvm.args\"")
+                .contains("\"-XX:AOTCache=/app/dwd.aot\"", "\"--module\",\"dwd.bootstrap/dwd.bootstrap.Main\"");
+        ContainerImage.Result help = image.run("dwd-it-help-" + ProcessHandle.current().pid(), "--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.output()).as("no JVM warning (a cache the JVM refuses prints one)").startsWith("Usage: dwd");
+    }
+}
