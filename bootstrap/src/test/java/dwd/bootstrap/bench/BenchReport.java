@@ -144,6 +144,15 @@ final class BenchReport {
                         + "have sent (%s), %.1f per melted shoot; Events: %s; dwd %.2f cores meanwhile",
                 total, burst, extra, perVerb, extra / shoots, eventResults(after, before),
                 (after.dwdCpu() - before.dwdCpu()) / burst));
+        row("Client-side rate limit (--kube-api-qps) in the burst", clientThrottle(after, before)
+                + " (the scale path is exempt; the window had " + clientThrottle(windowEnd, windowStart) + ")");
+    }
+
+    /** Seed requests that waited for the client-side rate limit between two snapshots, and how long in all. */
+    private static String clientThrottle(Snapshot after, Snapshot before) {
+        return String.format(Locale.ROOT, "%,.0f requests waited, %.1f s in all",
+                delta(after, before, "dwd_client_throttled_requests_total", Map.of("target", "seed")),
+                delta(after, before, "dwd_client_throttle_wait_seconds_total", Map.of("target", "seed")));
     }
 
     void shutdown(int exit, Duration took) {
