@@ -9,6 +9,7 @@ import dwd.application.port.out.ScalableResource;
 import dwd.domain.config.ResourceRef;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -24,12 +25,20 @@ import java.util.function.Supplier;
  * restricted by the field selector {@code metadata.name=<name>}, started when the dependent is first
  * asked for. It keeps dwd's annotations and the replica counts. Only Deployments and StatefulSets are
  * cached (their {@code spec.replicas} is what their scale subresource shows); for any other kind, and
- * until a watch has listed, there is no cached view.
+ * while a watch has not listed (a read waits for its first list, at most {@link #FIRST_LIST_WAIT}), there is no
+ * cached view.
  */
 final class DependentsCache implements AutoCloseable {
 
     /** dwd's annotations share this prefix; the cache keeps no other annotation. */
     static final String ANNOTATION_PREFIX = "dependency-watchdog.gardener.cloud/";
+
+    /**
+     * How long a read waits for the first list of its dependent's watch: when a prober starts, every
+     * healthy shoot's first scale-up check comes within seconds, and reading the API server instead
+     * (two requests per dependent) would put thousands of requests on the seed at once.
+     */
+    static final Duration FIRST_LIST_WAIT = Duration.ofSeconds(10);
 
     private final Supplier<ApiClient> newSeedClient;
     private final OutageLog outages;
@@ -42,12 +51,23 @@ final class DependentsCache implements AutoCloseable {
         this.outages = outages;
     }
 
-    /** The resource as cached, or empty (not cached, not listed yet, not in the seed). */
+    /**
+     * The resource as cached, or empty (not cached, not in the seed, or the watch's first list failed
+     * or took longer than {@link #FIRST_LIST_WAIT}).
+     */
     Optional<ScalableResource> get(String namespace, ResourceRef ref) {
         if (closed || !cacheable(ref)) {
             return Optional.empty();
         }
         ListWatch<ScalableResource> watch = watches.computeIfAbsent(ref, this::start).watch();
+        if (!watch.hasSynced()) {
+            try {
+                watch.awaitFirstList(FIRST_LIST_WAIT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        }
         return watch.hasSynced() ? watch.get(namespace, ref.name()) : Optional.empty();
     }
 

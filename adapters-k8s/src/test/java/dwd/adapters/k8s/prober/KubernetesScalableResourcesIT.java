@@ -207,8 +207,10 @@ class KubernetesScalableResourcesIT {
                 .until(() -> resources.cached(namespace, KCM).isPresent());
         assertThat(resources.cached(namespace, KCM)).contains(
                 new ScalableResource(KCM, Map.of("dependency-watchdog.gardener.cloud/replicas", "3"), 3, 0));
-        assertThat(resources.cached(namespace, new ResourceRef("apps/v1", "Deployment", "not-a-dependent")))
-                .as("a name asked for later gets a watch of its own; not listed yet").isEmpty();
+        ResourceRef later = new ResourceRef("apps/v1", "Deployment", "not-a-dependent");
+        assertThat(resources.cached(namespace, later))
+                .as("a name asked for later gets a watch of its own, and the read waits for its first list")
+                .contains(new ScalableResource(later, Map.of(), 2, 0));
 
         resources.scale(namespace, KCM, 0, TIMEOUT);
         await("the cache sees the scale").atMost(Duration.ofSeconds(30))
