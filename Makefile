@@ -4,7 +4,7 @@
 MVN := scripts/mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: help test demo build app image control-plane mutation bench bench-weeder bench-image monitoring-picture clean
+.PHONY: help test demo build app image control-plane mutation bench bench-scale bench-weeder bench-image monitoring-picture clean
 
 help:
 	@echo "make demo           play a meltdown and a recovery on a local control plane"
@@ -14,6 +14,7 @@ help:
 	@echo "make control-plane  build (once) the local etcd + kube-apiserver + kubectl"
 	@echo "make mutation       mutation-test the domain with PIT"
 	@echo "make bench          run the benchmarks"
+	@echo "make bench-scale N=250  one prober against N shoots (about 10 min + seeding; see docs/benchmarks.md)"
 	@echo "make bench-weeder   time the weeder's first deletion from outside ./dwd weeder (about 10 minutes)"
 	@echo "make bench-image    measure the image: start-up with and without its AOT cache, memory and CPU of the roles"
 	@echo "make monitoring-picture  redraw docs/monitoring-meltdown.png from a real run (prometheus, chromium)"
@@ -53,6 +54,15 @@ bench-weeder: control-plane
 		-Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
 		-Ddwd.controlPlane.dir="$$(scripts/control-plane --path)"
 	@cat bootstrap/target/weeder-bench.txt
+
+## bench-scale: the scale benchmark (opt-in, not part of make test). N shoots; BENCH_FLAGS adds
+## -Ddwd.bench.scale.* settings (see bootstrap/src/test/java/dwd/bootstrap/bench/BenchSettings.java).
+N ?= 250
+bench-scale: control-plane
+	$(MVN) -pl bootstrap -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+	  -Dit.test=ScaleBenchIT -Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true \
+	  -Ddwd.controlPlane.dir="$$(scripts/control-plane --path)" -Ddwd.bench.scale.shoots=$(N) $(BENCH_FLAGS)
+	@cat bootstrap/target/bench-scale/result-$(N).md
 
 bench-image: control-plane app
 	@scripts/image --bench

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -43,6 +44,12 @@ public class DwdProcess implements AutoCloseable {
     /** Starts {@code ./dwd <role>} named {@code name} with the given config and seed kubeconfig. */
     public static DwdProcess launch(String role, Path dir, String name, Path config, Path kubeconfig, List<String> extraFlags)
             throws IOException {
+        return launch(role, dir, name, config, kubeconfig, extraFlags, Map.of());
+    }
+
+    /** As {@link #launch(String, Path, String, Path, Path, List)}, with these variables added to the environment. */
+    public static DwdProcess launch(String role, Path dir, String name, Path config, Path kubeconfig, List<String> extraFlags,
+            Map<String, String> environment) throws IOException {
         int metricsPort = freePort();
         int healthPort = freePort();
         Path log = dir.resolve(name + ".log");
@@ -50,7 +57,9 @@ public class DwdProcess implements AutoCloseable {
                 "--config-file", config.toString(), "--kubeconfig", kubeconfig.toString(),
                 "--metrics-bind-addr=127.0.0.1:" + metricsPort, "--health-bind-addr=127.0.0.1:" + healthPort));
         command.addAll(extraFlags);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         return new DwdProcess(process, log, metricsPort, healthPort);
     }
 

@@ -43,6 +43,11 @@ public final class ProberMetrics implements ProberObserver {
     static final String SCALE_OPERATIONS = "dwd.scale.operations";
     static final String FLOW_DURATION = "dwd.scale.flow.duration";
     static final String DECISION_LATENCY = "dwd.decision.latency";
+    static final String PROBE_LATENESS = "dwd.probe.lateness";
+    /** Buckets of the lateness histogram: fine below a second, where a healthy prober stays. */
+    private static final Duration[] LATENESS_BUCKETS = java.util.stream.Stream.of(
+            1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000)
+            .map(Duration::ofMillis).toArray(Duration[]::new);
     static final String SHOOT_STATE = "dwd.shoot.state";
     static final String SCALED_DOWN_SINCE = "dwd.shoot.scaled.down.since.timestamp.seconds";
     static final String PROBE_FAILURES = "dwd.probe.failures";
@@ -93,6 +98,7 @@ public final class ProberMetrics implements ProberObserver {
     private final Set<String> probed = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<String, ShootGauges> shoots = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, RunningFlow> flows = new ConcurrentHashMap<>();
+    private final Timer lateness;
     private final ConcurrentHashMap<String, ShootState> states = new ConcurrentHashMap<>();
     /** Shoots whose dependents are held scaled down, by the gauge that says since when. */
     private final ConcurrentHashMap<String, Gauge> scaledDown = new ConcurrentHashMap<>();
@@ -102,6 +108,10 @@ public final class ProberMetrics implements ProberObserver {
         this.clock = clock;
         Gauge.builder(PROBES_ACTIVE, probed, Set::size).strongReference(true)
                 .description("Shoots being probed").register(registry);
+        lateness = Timer.builder(PROBE_LATENESS)
+                .description("How long after its scheduled instant a probe run started")
+                .serviceLevelObjectives(LATENESS_BUCKETS)
+                .register(registry);
         for (String outcome : List.of("scale_down", "scale_up", "hold", "failed_api_server", "failed_leases")) {
             probeResults(outcome); // present at 0 from the start, so rates work from the first scrape
         }
@@ -126,6 +136,11 @@ public final class ProberMetrics implements ProberObserver {
             state.meters.forEach(registry::remove);
         }
         noLongerScaledDown(ns);
+    }
+
+    @Override
+    public void probeRunStarted(String ns, Duration late) {
+        lateness.record(late);
     }
 
     @Override

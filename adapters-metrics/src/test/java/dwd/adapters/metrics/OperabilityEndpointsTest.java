@@ -54,6 +54,7 @@ class OperabilityEndpointsTest {
         var registry = MetricsServer.newRegistry();
         var metrics = new ProberMetrics(registry, now::get);
         metrics.probeStarted(NS);
+        metrics.probeRunStarted(NS, Duration.ofMillis(30));
         metrics.probeSucceeded(NS, MELTDOWN, Optional.of(Decision.SCALE_DOWN), T0.plusSeconds(30));
         metrics.flowStarted(NS, ScaleDirection.DOWN, MELTDOWN);
         now.set(T0.plusMillis(1500));
@@ -75,6 +76,9 @@ class OperabilityEndpointsTest {
                 .contains("dwd_scale_flow_duration_seconds_count{direction=\"down\",outcome=\"completed\"} 1")
                 .doesNotContain("dwd_scale_flow_duration_seconds_count{direction=\"up\"")
                 .contains("dwd_decision_latency_seconds_sum{direction=\"down\"} 2.5")
+                .contains("dwd_probe_lateness_seconds_bucket{le=\"0.02\"} 0")
+                .contains("dwd_probe_lateness_seconds_bucket{le=\"0.05\"} 1")
+                .contains("dwd_probe_lateness_seconds_max 0.03")
                 .contains("dwd_api_requests_total{code=\"429\",target=\"seed\",verb=\"update\"} 1.0")
                 .contains("dwd_throttled_requests_total{target=\"seed\"} 1.0");
 

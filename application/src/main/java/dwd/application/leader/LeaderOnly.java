@@ -40,6 +40,11 @@ public final class LeaderOnly {
             }
 
             @Override
+            public Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
+                return resources.cached(namespace, ref);
+            }
+
+            @Override
             public void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
                     Duration timeout) {
                 require(leadership, "patching annotations of " + ref + " in namespace " + namespace);

@@ -138,6 +138,10 @@ final class ResourceScaler {
                 finish(StepOutcome.CANCELLED);
                 return;
             }
+            if (number == 1 && !delayed && direction == ScaleDirection.UP && cacheShowsUpAndClean()) {
+                finish(StepOutcome.NOTHING_TO_DO);
+                return;
+            }
             Optional<ScalableResource> read = resources.read(namespace, ref, step.timeout());
             if (read.isEmpty()) {
                 if (step.optional()) {
@@ -191,6 +195,21 @@ final class ResourceScaler {
             observer.resourceScaled(namespace, direction, ref, from, to, cause);
             Duration bound = tuning.readinessBound(step.timeout());
             awaitReadiness(scheduler.now().plus(bound), bound);
+        }
+
+        /**
+         * A healthy shoot runs a scale-up after every probe, and it nearly always finds every dependent
+         * up. When the seed's cache shows this one up, not ignored and without the meltdown annotation,
+         * a read would find nothing to do either (the same outcome, no event): no read is sent. Anything
+         * else is decided on a read. A cache a moment behind an outside scale to 0 delays that scale-up
+         * by one probe interval at most.
+         */
+        private boolean cacheShowsUpAndClean() {
+            return resources.cached(namespace, ref)
+                    .filter(cached -> !ScalingRules.ignoreScaling(cached.annotations())
+                            && !ScalingRules.needsAction(ScaleDirection.UP, cached.specReplicas())
+                            && !cached.annotations().containsKey(Annotations.MELTDOWN_PROTECTION_ACTIVE))
+                    .isPresent();
         }
 
         private int scaleUpTarget(Map<String, String> annotations) {

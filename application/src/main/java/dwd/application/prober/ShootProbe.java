@@ -60,6 +60,8 @@ final class ShootProbe {
     private ScaleFlow currentFlow;
     private CompletableFuture<?> flowsStopped = CompletableFuture.completedFuture(null);
     private Cancellable nextRun = () -> { };
+    /** The instant the next run is scheduled for, to report how late it starts; guarded by this. */
+    private Instant nextRunDue;
 
     ShootProbe(String namespace, ProberConfig config, ProberTuning tuning, ShootSettings settings,
             Scheduler scheduler, ShootClients shootClients, Machines machines, ResourceScaler scaler,
@@ -121,8 +123,14 @@ final class ShootProbe {
 
     private synchronized void scheduleRunIn(Duration delay) {
         if (!closed) {
+            nextRunDue = scheduler.now().plus(delay.isNegative() ? Duration.ZERO : delay);
             nextRun = scheduler.schedule(delay, this::run);
         }
+    }
+
+    private synchronized Duration lateness(Instant now) {
+        Duration late = nextRunDue == null ? Duration.ZERO : Duration.between(nextRunDue, now);
+        return late.isNegative() ? Duration.ZERO : late;
     }
 
     private void run() {
@@ -134,6 +142,7 @@ final class ShootProbe {
             scheduleRunIn(Duration.between(now, throttledUntil));
             return;
         }
+        observer.probeRunStarted(namespace, lateness(now));
         ShootSettings current = settings;
         ProbeStage stage = ProbeStage.API_SERVER;
         try (ShootApi shoot = shootClients.open(namespace, config.kubeConfigSecretName(), config.probeTimeout())) {

@@ -21,8 +21,26 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("dwd-timer").daemon().factory());
-    private final ExecutorService workers = Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("dwd-task-", 0).factory());
+    private final ExecutorService workers;
+
+    /** Runs tasks on virtual threads: for many tasks that mostly wait on API calls (probes, flows). */
+    public SystemScheduler() {
+        this.workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("dwd-task-", 0).factory());
+    }
+
+    private SystemScheduler(ExecutorService workers) {
+        this.workers = workers;
+    }
+
+    /**
+     * A scheduler whose tasks run on platform threads (reused while busy, ended when idle), for the
+     * few tasks that must run on time even while every virtual-thread carrier is busy: virtual
+     * threads are not preempted, so a burst of CPU-bound probe runs would delay a task of theirs by
+     * as long as the burst lasts. Leader election must not wait behind probes.
+     */
+    public static SystemScheduler onPlatformThreads(String name) {
+        return new SystemScheduler(Executors.newCachedThreadPool(Thread.ofPlatform().name(name + "-", 0).daemon().factory()));
+    }
 
     @Override
     public Instant now() {

@@ -9,6 +9,7 @@ import dwd.domain.dryrun.DryRunMode;
 import dwd.domain.lease.Decision;
 import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.scaling.ScaleDirection;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +76,11 @@ public final class ShadowProberObserver implements ProberObserver {
     @Override
     public void probeStarted(String ns) {
         observer.probeStarted(ns);
+    }
+
+    @Override
+    public void probeRunStarted(String ns, Duration lateness) {
+        observer.probeRunStarted(ns, lateness);
     }
 
     @Override

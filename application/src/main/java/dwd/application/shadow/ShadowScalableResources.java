@@ -134,6 +134,17 @@ public final class ShadowScalableResources implements ScalableResources {
         }
     }
 
+    /** The seed's cached view, unless the shadow world differs from the seed there: then only a read tells. */
+    @Override
+    public Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
+        synchronized (this) {
+            if (overlays.containsKey(new Key(namespace, ref))) {
+                return Optional.empty();
+            }
+        }
+        return seed.cached(namespace, ref);
+    }
+
     @Override
     public void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
             Duration timeout) {

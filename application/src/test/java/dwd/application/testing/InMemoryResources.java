@@ -39,6 +39,11 @@ public final class InMemoryResources implements ScalableResources {
     private final Map<String, Stored> store = new HashMap<>();
     private final List<Write> writes = new ArrayList<>();
     private final Map<String, Deque<ApiFailure>> failures = new HashMap<>();
+    /** Without a cache (the default), {@link #cached} is always empty, as for resources that keep none. */
+    private boolean cacheKept;
+    /** Resources whose cached view is stuck at what it was when {@link #freezeCache} was called. */
+    private final Map<String, ScalableResource> frozenCache = new HashMap<>();
+    private int reads;
 
     public InMemoryResources(Clock clock) {
         this.clock = clock;
@@ -91,6 +96,25 @@ public final class InMemoryResources implements ScalableResources {
         queue.add(failure);
     }
 
+    /** From now on {@link #cached} shows the store as it is (a cache in sync with the seed). */
+    public synchronized void keepCache() {
+        cacheKept = true;
+    }
+
+    /** The cached view of this resource stays as it is now, whatever happens to it (a cache falling behind). */
+    public synchronized void freezeCache(String namespace, String name, ResourceRef ref) {
+        frozenCache.put(key(namespace, name), view(ref, store.get(key(namespace, name))));
+    }
+
+    public synchronized void thawCache(String namespace, String name) {
+        frozenCache.remove(key(namespace, name));
+    }
+
+    /** Calls of {@link #read} so far. */
+    public synchronized int reads() {
+        return reads;
+    }
+
     public synchronized int replicas(String namespace, String name) {
         return store.get(key(namespace, name)).specReplicas;
     }
@@ -119,13 +143,28 @@ public final class InMemoryResources implements ScalableResources {
 
     @Override
     public synchronized Optional<ScalableResource> read(String namespace, ResourceRef ref, Duration timeout) {
+        reads++;
         failIfQueued(namespace, ref.name());
         Stored stored = store.get(key(namespace, ref.name()));
-        if (stored == null) {
+        return stored == null ? Optional.empty() : Optional.of(view(ref, stored));
+    }
+
+    @Override
+    public synchronized Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
+        if (!cacheKept) {
             return Optional.empty();
         }
+        ScalableResource frozen = frozenCache.get(key(namespace, ref.name()));
+        if (frozen != null) {
+            return Optional.of(frozen);
+        }
+        Stored stored = store.get(key(namespace, ref.name()));
+        return stored == null ? Optional.empty() : Optional.of(view(ref, stored));
+    }
+
+    private static ScalableResource view(ResourceRef ref, Stored stored) {
         int ready = stored.fixedReadyReplicas != null ? stored.fixedReadyReplicas : stored.specReplicas;
-        return Optional.of(new ScalableResource(ref, stored.annotations, stored.specReplicas, ready));
+        return new ScalableResource(ref, Map.copyOf(stored.annotations), stored.specReplicas, ready);
     }
 
     @Override

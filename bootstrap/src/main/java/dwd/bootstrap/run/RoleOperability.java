@@ -80,7 +80,7 @@ public final class RoleOperability {
     private final ProcessMetrics processMetrics;
     private final ApiRequestMetrics traffic;
     private final SeedConnection seed;
-    private final SystemScheduler electorScheduler = new SystemScheduler();
+    private final SystemScheduler electorScheduler = SystemScheduler.onPlatformThreads("dwd-election");
     private final LeaderElector elector;
     private final Leadership leadership;
     private final KubernetesEventRecorder events;

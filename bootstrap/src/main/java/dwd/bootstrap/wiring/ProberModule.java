@@ -50,8 +50,8 @@ public interface ProberModule {
         // must never queue behind watches and reads. Server-side shadow mode: the same reads, and every
         // write with dryRun=All.
         SeedConnection scaling = seed.exemptFromThrottling();
-        return shadow.dryRun() == DryRunMode.SERVER ? KubernetesScalableResources.serverDryRun(scaling)
-                : new KubernetesScalableResources(scaling);
+        return shadow.dryRun() == DryRunMode.SERVER ? KubernetesScalableResources.serverDryRun(scaling, seed.outages())
+                : new KubernetesScalableResources(scaling, seed.outages());
     }
 
     @Provides

@@ -1,5 +1,6 @@
 package dwd.adapters.k8s.prober;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dwd.adapters.k8s.JsonFields;
 import dwd.adapters.k8s.OwnedClients;
@@ -65,7 +66,8 @@ public final class ClusterWatch implements AutoCloseable {
         OwnedClients.release(client);
     }
 
-    /** A Cluster also embeds the Seed and the CloudProfile, which can be large: only the shoot is kept. */
+    /** A Cluster also embeds the Seed and the CloudProfile, which can be large, and the shoot is several kilobytes:
+     * only the shoot fields the decoder reads are kept (a few hundred bytes per Cluster). */
     private static JsonObject keepOnlyTheShoot(JsonObject raw) {
         JsonObject slim = new JsonObject();
         copy(raw, slim, "apiVersion");
@@ -79,7 +81,10 @@ public final class ClusterWatch implements AutoCloseable {
         slim.add("metadata", metadata);
         if (raw.get("spec") != null && raw.get("spec").isJsonObject()) {
             JsonObject spec = new JsonObject();
-            copy(raw.getAsJsonObject("spec"), spec, "shoot");
+            JsonElement shoot = raw.getAsJsonObject("spec").get("shoot");
+            if (shoot != null) {
+                spec.add("shoot", ShootDecoder.fieldsRead(shoot));
+            }
             slim.add("spec", spec);
         } else {
             copy(raw, slim, "spec"); // absent or mistyped: left for the decoder to report

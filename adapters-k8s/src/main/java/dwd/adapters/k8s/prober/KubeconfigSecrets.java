@@ -7,6 +7,7 @@ import dwd.adapters.k8s.prober.secret.KubeconfigSecret;
 import dwd.adapters.k8s.watch.ListWatch;
 import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.ApiFailure;
+import dwd.domain.config.GoDuration;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -27,7 +28,8 @@ import okhttp3.Call;
  * hiccups. So for each secret name (in practice one, the same in every shoot namespace) a watch
  * over all namespaces, restricted by the field selector {@code metadata.name=<name>}, keeps those
  * secrets in memory and sees token rotations as they happen. The cache answers when it holds the
- * secret; otherwise (not yet synced, or a secret created a moment ago) a direct GET does, so a
+ * secret; while its first list request is under way, a probe waits for it (within its call timeout);
+ * otherwise (the list failed, or a secret created a moment ago) a direct GET does, so a
  * missing secret is always confirmed by the server and a missing permission shows up as FORBIDDEN
  * rather than as a cache that never fills.
  */
@@ -56,7 +58,15 @@ final class KubeconfigSecrets implements AutoCloseable {
      */
     byte[] kubeconfig(String namespace, String name, Duration timeout) {
         String secret = "secret " + namespace + "/" + name;
-        KubeconfigSecret found = cached(namespace, name).orElseGet(() -> read(namespace, name, timeout));
+        long start = System.nanoTime();
+        KubeconfigSecret found = cachedOnceListed(namespace, name, timeout).orElseGet(() -> {
+            Duration left = timeout.minusNanos(System.nanoTime() - start);
+            if (left.toMillis() < 1) {
+                throw new ApiFailure(ApiFailure.Kind.TIMEOUT, "reading " + secret + ": timed out (the first list of"
+                        + " secrets named " + name + " did not come within " + GoDuration.format(timeout) + ")");
+            }
+            return read(namespace, name, left);
+        });
         String encoded = found.base64Data(KUBECONFIG_KEY).orElseThrow(() -> new ApiFailure(
                 ApiFailure.Kind.BAD_INPUT, secret + " has no data key '" + KUBECONFIG_KEY + "'"));
         try {
@@ -75,6 +85,27 @@ final class KubeconfigSecrets implements AutoCloseable {
         }
         SecretWatch secrets = watches.computeIfAbsent(name, this::startWatch);
         return secrets.watch().hasSynced() ? secrets.watch().get(namespace, name) : Optional.empty();
+    }
+
+    /**
+     * The secret as the cache holds it, once the cache's first list request has ended (waiting for it
+     * at most {@code timeout}): when a prober starts, every shoot's first probe comes within seconds,
+     * and a direct GET for each would queue thousands of requests behind the client-side rate limit,
+     * the list that fills the cache among them.
+     */
+    private Optional<KubeconfigSecret> cachedOnceListed(String namespace, String name, Duration timeout) {
+        Optional<KubeconfigSecret> cached = cached(namespace, name);
+        SecretWatch secrets = watches.get(name);
+        if (cached.isPresent() || secrets == null || secrets.watch().hasSynced()) {
+            return cached;
+        }
+        try {
+            secrets.watch().awaitFirstList(timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiFailure(ApiFailure.Kind.UNAVAILABLE, "reading secret " + namespace + "/" + name + ": interrupted");
+        }
+        return cached(namespace, name);
     }
 
     private KubeconfigSecret read(String namespace, String name, Duration timeout) {

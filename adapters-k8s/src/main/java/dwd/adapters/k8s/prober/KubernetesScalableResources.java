@@ -8,6 +8,7 @@ import dwd.adapters.k8s.ApiFailures;
 import dwd.adapters.k8s.JsonCalls;
 import dwd.adapters.k8s.JsonFields;
 import dwd.adapters.k8s.OwnedClients;
+import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ScalableResource;
 import dwd.application.port.out.ScalableResources;
@@ -37,17 +38,24 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
 
     private final ApiClient client;
     private final ScalableKinds kinds;
+    private final DependentsCache cache;
     /** {@link #DRY_RUN_ALL} on every write, or {@code null} to write for real. */
     private final String dryRun;
 
     /** @param newSeedClient makes a new client for the seed; this adapter owns the one it takes */
     public KubernetesScalableResources(Supplier<ApiClient> newSeedClient) {
-        this(newSeedClient, null);
+        this(newSeedClient, null, null);
     }
 
-    private KubernetesScalableResources(Supplier<ApiClient> newSeedClient, String dryRun) {
+    /** @param outages where the dependents' watches report an unreachable seed; null: a log of their own */
+    public KubernetesScalableResources(Supplier<ApiClient> newSeedClient, OutageLog outages) {
+        this(newSeedClient, outages, null);
+    }
+
+    private KubernetesScalableResources(Supplier<ApiClient> newSeedClient, OutageLog outages, String dryRun) {
         this.client = newSeedClient.get();
         this.kinds = new ScalableKinds(client);
+        this.cache = new DependentsCache(newSeedClient, outages);
         this.dryRun = dryRun;
     }
 
@@ -56,7 +64,12 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
      * {@code dryRun=All}, so the API server authorizes, admits and validates it and persists nothing.
      */
     public static KubernetesScalableResources serverDryRun(Supplier<ApiClient> newSeedClient) {
-        return new KubernetesScalableResources(newSeedClient, DRY_RUN_ALL);
+        return serverDryRun(newSeedClient, null);
+    }
+
+    /** {@link #serverDryRun(Supplier)}, the dependents' watches reporting an unreachable seed to {@code outages}. */
+    public static KubernetesScalableResources serverDryRun(Supplier<ApiClient> newSeedClient, OutageLog outages) {
+        return new KubernetesScalableResources(newSeedClient, outages, DRY_RUN_ALL);
     }
 
     @Override
@@ -80,6 +93,12 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                 JsonFields.stringMap(object.get(), "metadata", "annotations"),
                 replicas(found, "spec", "replicas"), // omitted by the server when 0
                 replicas(object.get(), "status", "readyReplicas")));
+    }
+
+    /** From watches over the seed's Deployments and StatefulSets of the dependents' names ({@link DependentsCache}). */
+    @Override
+    public Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
+        return cache.get(namespace, ref);
     }
 
     @Override
@@ -128,9 +147,10 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                 + SCALE_ATTEMPTS + " attempts", lastConflict);
     }
 
-    /** Frees the client's threads and connections. */
+    /** Stops the cache and frees the client's threads and connections. */
     @Override
     public void close() {
+        cache.close();
         OwnedClients.release(client);
     }
 
@@ -149,7 +169,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
         return patch.toString(); // JsonElement.toString keeps nulls, which remove keys in a merge patch
     }
 
-    private static int replicas(JsonObject object, String... path) {
+    static int replicas(JsonObject object, String... path) {
         return JsonFields.integer(object, path)
                 .map(count -> (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, count)))
                 .orElse(0);

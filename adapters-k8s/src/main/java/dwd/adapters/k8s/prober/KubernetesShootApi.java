@@ -4,7 +4,6 @@ import com.google.gson.JsonObject;
 import dwd.adapters.k8s.ApiFailures;
 import dwd.adapters.k8s.JsonCalls;
 import dwd.adapters.k8s.JsonFields;
-import dwd.adapters.k8s.OwnedClients;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ShootApi;
 import dwd.domain.config.GoDuration;
@@ -25,11 +24,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import okhttp3.Call;
+import okhttp3.OkHttpClient;
 
 /**
- * Reads of one shoot's API server through a client built for one probe run. Responses are read as
- * plain JSON, never through client-java's strict models: a shoot may run a newer Kubernetes than
- * client-java knows, and a new field on Node must not stop the probe.
+ * Reads of one shoot's API server for one probe run: requests are built by the shoot's client and
+ * sent through the run's own transport, whose connection is closed when the run ends. Responses are
+ * read as plain JSON, never through client-java's strict models: a shoot may run a newer Kubernetes
+ * than client-java knows, and a new field on Node must not stop the probe.
  */
 final class KubernetesShootApi implements ShootApi {
 
@@ -38,11 +39,17 @@ final class KubernetesShootApi implements ShootApi {
     static final int PAGE_SIZE = 500;
 
     private final ApiClient client;
+    private final OkHttpClient transport;
     private final Duration timeout;
     private final String shoot;
 
-    KubernetesShootApi(String namespace, ApiClient client, Duration timeout) {
+    /**
+     * @param client    builds the requests (server, credentials) and reads the answers
+     * @param transport sends them; owned by this run, its connections are closed by {@link #close()}
+     */
+    KubernetesShootApi(String namespace, ApiClient client, OkHttpClient transport, Duration timeout) {
         this.client = client;
+        this.transport = transport;
         this.timeout = timeout;
         this.shoot = "shoot " + namespace + " (" + client.getBasePath() + ")";
     }
@@ -51,7 +58,7 @@ final class KubernetesShootApi implements ShootApi {
     public String version() {
         String action = shoot + ": GET /version";
         JsonObject version = ApiFailures.call(action,
-                () -> JsonCalls.execute(client, new VersionApi(client).getCode().buildCall(null), timeout));
+                () -> JsonCalls.execute(client, onThisRun(new VersionApi(client).getCode().buildCall(null)), timeout));
         return JsonFields.string(version, "gitVersion")
                 .orElseThrow(() -> new ApiFailure(ApiFailure.Kind.INVALID, action + ": the answer has no gitVersion"));
     }
@@ -73,9 +80,15 @@ final class KubernetesShootApi implements ShootApi {
                 KubernetesShootApi::toLease);
     }
 
+    /** Ends the run: its connection is closed, never handed to a later run. */
     @Override
     public void close() {
-        OwnedClients.release(client);
+        transport.connectionPool().evictAll();
+    }
+
+    /** The call, sent through this run's transport. */
+    private Call onThisRun(Call built) {
+        return transport.newCall(built.request());
     }
 
     /** Builds the call for one page, given the continue token of the previous page (null for the first). */
@@ -97,7 +110,7 @@ final class KubernetesShootApi implements ShootApi {
             }
             String continueToken = token;
             JsonObject page = ApiFailures.call(action,
-                    () -> JsonCalls.execute(client, pageCall.page(continueToken), remaining));
+                    () -> JsonCalls.execute(client, onThisRun(pageCall.page(continueToken)), remaining));
             for (JsonObject item : JsonFields.objects(page, "items")) {
                 items.add(map.apply(item));
             }

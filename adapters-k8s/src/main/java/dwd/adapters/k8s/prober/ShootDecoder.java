@@ -14,6 +14,7 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -25,7 +26,66 @@ final class ShootDecoder {
 
     private static final String ROOT = "spec.shoot";
 
+    /**
+     * The fields of {@code spec.shoot} that {@link #decode} reads, as a tree: a field maps to the
+     * fields read below it, or to {@link #WHOLE} when its whole value is read; a list's elements
+     * are read with the shape under {@link #EACH}.
+     */
+    private static final Map<String, Object> WHOLE = Map.of();
+    private static final String EACH = "[]";
+    private static final Map<String, Object> FIELDS_READ = Map.of(
+            "apiVersion", WHOLE,
+            "kind", WHOLE,
+            "metadata", Map.of("deletionTimestamp", WHOLE),
+            "spec", Map.of(
+                    "hibernation", Map.of("enabled", WHOLE),
+                    "provider", Map.of("workers", Map.of(EACH, Map.of(
+                            "name", WHOLE,
+                            "machineControllerManager", Map.of("nodeConditions", WHOLE)))),
+                    "kubernetes", Map.of("kubeControllerManager", Map.of("nodeMonitorGracePeriod", WHOLE))),
+            "status", Map.of(
+                    "hibernated", WHOLE,
+                    "lastOperation", Map.of("type", WHOLE, "state", WHOLE)));
+
     private ShootDecoder() {
+    }
+
+    /**
+     * {@code shoot} (the value of {@code spec.shoot}) with only the fields {@link #decode} reads, for
+     * caching: a Gardener Shoot is several kilobytes, of which the prober reads a few fields. A value
+     * whose type is not the one expected is kept whole, so the decoder reports it exactly as before:
+     * decoding the result gives what decoding {@code shoot} gives.
+     */
+    static JsonElement fieldsRead(JsonElement shoot) {
+        return keep(shoot, FIELDS_READ);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static JsonElement keep(JsonElement value, Map<String, Object> shape) {
+        if (shape.isEmpty()) {
+            return value;
+        }
+        if (shape.containsKey(EACH)) {
+            if (!value.isJsonArray()) {
+                return value;
+            }
+            var kept = new JsonArray(value.getAsJsonArray().size());
+            for (JsonElement element : value.getAsJsonArray()) {
+                kept.add(keep(element, (Map<String, Object>) shape.get(EACH)));
+            }
+            return kept;
+        }
+        if (!value.isJsonObject()) {
+            return value;
+        }
+        var kept = new JsonObject();
+        value.getAsJsonObject().entrySet().forEach(field -> {
+            Object below = shape.get(field.getKey());
+            if (below != null) {
+                kept.add(field.getKey(), keep(field.getValue(), (Map<String, Object>) below));
+            }
+        });
+        return kept;
     }
 
     /** What {@code cluster} (a whole Cluster object) holds in {@code spec.shoot}. */

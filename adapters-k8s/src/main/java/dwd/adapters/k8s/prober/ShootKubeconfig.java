@@ -7,18 +7,22 @@ import io.kubernetes.client.util.KubeConfig;
 import java.io.ByteArrayInputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 import okhttp3.ConnectionPool;
 import okhttp3.Protocol;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
- * Turns the kubeconfig of a shoot-access secret into a client for one probe run.
+ * Turns the kubeconfig of a shoot-access secret into a client for the shoot's API server.
  *
  * <p>The secret comes from the seed, not from dwd's own configuration, so the document is checked
  * before anything acts on it: client-java would run an {@code exec} credential plugin while merely
@@ -42,8 +46,8 @@ final class ShootKubeconfig {
 
     /**
      * A client for the cluster of the document's current context. Each call waits at most
-     * {@code timeout} in total; connections are never reused, so a probe never rides on a
-     * connection that broke since the last one.
+     * {@code timeout} in total. The client's own pool keeps no connection: probe runs send through
+     * a transport with a pool of their own (see {@link KubernetesShootClients}).
      *
      * @param secret names the secret the document came from, for messages
      * @throws ApiFailure BAD_INPUT when the document is not a usable kubeconfig
@@ -75,16 +79,20 @@ final class ShootKubeconfig {
             throw badInput(where + " has no server for cluster '" + clusterName + "' (context '" + contextName + "')");
         }
         ApiClient client;
+        SSLContext tls;
         try {
             client = ClientBuilder.kubeconfig(config).build();
+            tls = tlsContext(client);
         } catch (Exception unusable) {
             // The exception's message may quote credentials: name only its kind.
             throw badInput(where + ": its credentials or certificates cannot be used ("
                     + unusable.getClass().getSimpleName() + ")");
         }
         long millis = Math.max(1, timeout.toMillis());
+        X509TrustManager trust = client.getHttpClient().x509TrustManager();
         client.setHttpClient(client.getHttpClient().newBuilder()
-                // No reuse: a pool without idle connections, and HTTP/1.1 so that no two requests
+                .sslSocketFactory(tls.getSocketFactory(), trust)
+                // A pool without idle connections, and HTTP/1.1 so that no two concurrent requests
                 // share one HTTP/2 connection either.
                 .connectionPool(new ConnectionPool(0, 1, TimeUnit.SECONDS))
                 .protocols(List.of(Protocol.HTTP_1_1))
@@ -94,6 +102,18 @@ final class ShootKubeconfig {
                 .callTimeout(millis, TimeUnit.MILLISECONDS)
                 .build());
         return client;
+    }
+
+    /**
+     * A TLS context with the client's credentials and trust whose session cache keeps one session:
+     * enough for the next probe run's connection to resume the TLS session, where the default cache
+     * would keep every run's session (up to 20,480 of them, for a day).
+     */
+    private static SSLContext tlsContext(ApiClient client) throws GeneralSecurityException {
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(client.getKeyManagers(), new TrustManager[] {client.getHttpClient().x509TrustManager()}, null);
+        context.getClientSessionContext().setSessionCacheSize(1);
+        return context;
     }
 
     private static KubeConfig parse(byte[] document, String secret) {

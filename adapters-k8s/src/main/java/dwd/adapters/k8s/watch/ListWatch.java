@@ -117,6 +117,8 @@ public final class ListWatch<T> implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private final AtomicReference<Call> inFlight = new AtomicReference<>();
     private volatile boolean synced;
+    /** Counted down when the first list was delivered, or failed, or the watch closed. */
+    private final CountDownLatch firstListAttempt = new CountDownLatch(1);
     private volatile Instant lastRequest;
     private Thread thread;
 
@@ -159,6 +161,17 @@ public final class ListWatch<T> implements AutoCloseable {
         return synced;
     }
 
+    /**
+     * Waits until the first list request has ended, at most {@code timeout}: for readers that would
+     * rather wait for the cache than ask the server themselves while it fills.
+     *
+     * @return whether the first list has been delivered
+     */
+    public boolean awaitFirstList(Duration timeout) throws InterruptedException {
+        firstListAttempt.await(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
+        return synced;
+    }
+
     /** When the last list or watch request started; empty before the first. */
     public Optional<Instant> lastListOrWatch() {
         return Optional.ofNullable(lastRequest);
@@ -182,6 +195,7 @@ public final class ListWatch<T> implements AutoCloseable {
         Thread running;
         synchronized (this) {
             closed.countDown();
+            firstListAttempt.countDown();
             running = thread;
         }
         Call call = inFlight.get();
@@ -234,6 +248,7 @@ public final class ListWatch<T> implements AutoCloseable {
                 listed = false;
                 listFrom = "";
             } catch (ApiFailure failure) {
+                firstListAttempt.countDown();
                 if (isClosed()) {
                     return;
                 }
@@ -250,6 +265,7 @@ public final class ListWatch<T> implements AutoCloseable {
                 }
                 backoff = backoff.multipliedBy(2).compareTo(maxBackoff) > 0 ? maxBackoff : backoff.multipliedBy(2);
             } catch (RuntimeException unexpected) {
+                firstListAttempt.countDown();
                 if (!isClosed()) {
                     LOG.error("{}: the watch stopped unexpectedly; the cache stays as it is", kinds, unexpected);
                 }
@@ -280,6 +296,7 @@ public final class ListWatch<T> implements AutoCloseable {
             }
         }
         synced = true;
+        firstListAttempt.countDown();
     }
 
     private WatchEnd watch() {

@@ -96,6 +96,24 @@ class KubernetesScalableResourcesIT {
                 .execute();
     }
 
+    /** {@link #ETCD}: a StatefulSet of 1 replica. */
+    private void createEtcdStatefulSet() throws ApiException {
+        apps.createNamespacedStatefulSet(namespace, new V1StatefulSet()
+                .metadata(new V1ObjectMeta().name(ETCD.name()))
+                .spec(new V1StatefulSetSpec().replicas(1).serviceName("etcd")
+                        .selector(new V1LabelSelector().matchLabels(POD_LABELS))
+                        .template(podTemplate())))
+                .execute();
+    }
+
+    /** {@link #RC}: a ReplicationController of 2 replicas. */
+    private void createReplicationController() throws ApiException {
+        new CoreV1Api(admin).createNamespacedReplicationController(namespace, new V1ReplicationController()
+                .metadata(new V1ObjectMeta().name(RC.name()))
+                .spec(new V1ReplicationControllerSpec().replicas(2).selector(POD_LABELS).template(podTemplate())))
+                .execute();
+    }
+
     private ScalableResource read(ResourceRef ref) {
         return resources.read(namespace, ref, TIMEOUT).orElseThrow();
     }
@@ -144,12 +162,7 @@ class KubernetesScalableResourcesIT {
 
     @Test
     void aStatefulSetIsReadScaledAndAnnotated() throws ApiException {
-        apps.createNamespacedStatefulSet(namespace, new V1StatefulSet()
-                .metadata(new V1ObjectMeta().name(ETCD.name()))
-                .spec(new V1StatefulSetSpec().replicas(1).serviceName("etcd")
-                        .selector(new V1LabelSelector().matchLabels(POD_LABELS))
-                        .template(podTemplate())))
-                .execute();
+        createEtcdStatefulSet();
         assertThat(read(ETCD)).isEqualTo(new ScalableResource(ETCD, Map.of(), 1, 0));
 
         resources.scale(namespace, ETCD, 0, TIMEOUT);
@@ -178,14 +191,46 @@ class KubernetesScalableResourcesIT {
 
     @Test
     void aReplicationControllerOfTheCoreGroupIsScaled() throws ApiException {
-        new CoreV1Api(admin).createNamespacedReplicationController(namespace, new V1ReplicationController()
-                .metadata(new V1ObjectMeta().name(RC.name()))
-                .spec(new V1ReplicationControllerSpec().replicas(2).selector(POD_LABELS).template(podTemplate())))
-                .execute();
+        createReplicationController();
         assertThat(read(RC).specReplicas()).isEqualTo(2);
         resources.scale(namespace, RC, 1, TIMEOUT);
         resources.patchAnnotations(namespace, RC, Map.of("k", Optional.of("v")), TIMEOUT);
         assertThat(read(RC)).isEqualTo(new ScalableResource(RC, Map.of("k", "v"), 1, 0));
+    }
+
+    @Test
+    void theCacheFollowsDeploymentsAndStatefulSetsOfTheDependentsNamesAndKeepsOnlyDwdsAnnotations() throws ApiException {
+        createDeployment(KCM.name(), 3, Map.of("dependency-watchdog.gardener.cloud/replicas", "3",
+                "kubectl.kubernetes.io/last-applied-configuration", "{\"a large\":\"document\"}"));
+        createDeployment("not-a-dependent", 2, Map.of());
+        await("the cache syncs and holds KCM").atMost(Duration.ofSeconds(30))
+                .until(() -> resources.cached(namespace, KCM).isPresent());
+        assertThat(resources.cached(namespace, KCM)).contains(
+                new ScalableResource(KCM, Map.of("dependency-watchdog.gardener.cloud/replicas", "3"), 3, 0));
+        ResourceRef later = new ResourceRef("apps/v1", "Deployment", "not-a-dependent");
+        assertThat(resources.cached(namespace, later))
+                .as("a name asked for later gets a watch of its own, and the read waits for its first list")
+                .contains(new ScalableResource(later, Map.of(), 2, 0));
+
+        resources.scale(namespace, KCM, 0, TIMEOUT);
+        await("the cache sees the scale").atMost(Duration.ofSeconds(30))
+                .until(() -> resources.cached(namespace, KCM).orElseThrow().specReplicas() == 0);
+        apps.deleteNamespacedDeployment(KCM.name(), namespace).execute();
+        await("the cache sees the deletion").atMost(Duration.ofSeconds(30))
+                .until(() -> resources.cached(namespace, KCM).isEmpty());
+
+        createEtcdStatefulSet();
+        await("StatefulSets are cached too").atMost(Duration.ofSeconds(30))
+                .until(() -> resources.cached(namespace, ETCD).isPresent());
+        assertThat(resources.cached(namespace, ETCD)).contains(new ScalableResource(ETCD, Map.of(), 1, 0));
+    }
+
+    @Test
+    void otherKindsAreNeverCached() throws ApiException {
+        createReplicationController();
+        assertThat(read(RC).specReplicas()).isEqualTo(2);
+        assertThat(resources.cached(namespace, RC)).isEmpty();
+        assertThat(resources.cached(namespace, SCALABLE)).isEmpty();
     }
 
     @Test

@@ -287,17 +287,40 @@ class KubernetesShootClientsIT {
     }
 
     @Test
-    void noConnectionIsReused() throws IOException, ApiException {
+    void aConnectionServesOneRunOnlyAndIsClosedWhenTheRunEnds() throws IOException, ApiException {
         try (var server = LoopbackServer.versionServer()) {
             createKubeconfigSecret(server.kubeconfig());
             try (ShootApi shoot = shootClients.open(namespace, SECRET, TIMEOUT)) {
                 assertThat(shoot.version()).isEqualTo("v1.36.0-loopback");
                 assertThat(shoot.version()).isEqualTo("v1.36.0-loopback");
+                assertThat(server.connections()).as("the run's requests share its connection").isEqualTo(1);
             }
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.closedByClients() == 1);
             try (ShootApi shoot = shootClients.open(namespace, SECRET, TIMEOUT)) {
                 assertThat(shoot.version()).isEqualTo("v1.36.0-loopback");
             }
-            assertThat(server.connections()).isEqualTo(3);
+            assertThat(server.connections()).as("the next run opens a connection of its own").isEqualTo(2);
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.closedByClients() == 2);
+            assertThat(shootClients.clientsKept()).as("the client built from the kubeconfig is kept").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void runsOverTlsResumeOneCachedSessionInsteadOfKeepingEveryRunsSession() throws Exception {
+        createKubeconfigSecret(controlPlane.selfContainedKubeconfig());
+        for (int run = 0; run < 3; run++) {
+            try (ShootApi shoot = shootClients.open(namespace, SECRET, TIMEOUT)) {
+                assertThat(shoot.version()).startsWith("v1.36.");
+            }
+        }
+        var client = ShootKubeconfig.client(controlPlane.selfContainedKubeconfig().getBytes(StandardCharsets.UTF_8),
+                "secret " + namespace + "/" + SECRET, TIMEOUT);
+        var server = java.net.URI.create(client.getBasePath());
+        try (var socket = (javax.net.ssl.SSLSocket) client.getHttpClient().sslSocketFactory()
+                .createSocket(server.getHost(), server.getPort())) {
+            socket.startHandshake();
+            assertThat(socket.getSession().getSessionContext().getSessionCacheSize())
+                    .as("sessions the shoot's TLS context keeps").isEqualTo(1);
         }
     }
 

@@ -21,6 +21,7 @@ final class LoopbackServer implements AutoCloseable {
     private final ServerSocket socket;
     private final boolean answers;
     private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicInteger closedByClients = new AtomicInteger();
     private final List<Socket> open = new CopyOnWriteArrayList<>();
 
     private LoopbackServer(boolean answers) throws IOException {
@@ -69,6 +70,11 @@ final class LoopbackServer implements AutoCloseable {
         return connections.get();
     }
 
+    /** Connections the client closed (the server read the end of the stream). */
+    int closedByClients() {
+        return closedByClients.get();
+    }
+
     private void acceptAll() {
         while (!socket.isClosed()) {
             try {
@@ -84,7 +90,7 @@ final class LoopbackServer implements AutoCloseable {
         }
     }
 
-    private static void answerAll(Socket connection) {
+    private void answerAll(Socket connection) {
         byte[] body = "{\"major\":\"1\",\"minor\":\"36\",\"gitVersion\":\"v1.36.0-loopback\"}"
                 .getBytes(StandardCharsets.UTF_8);
         try (connection;
@@ -93,6 +99,7 @@ final class LoopbackServer implements AutoCloseable {
             while (true) {
                 String requestLine = in.readLine();
                 if (requestLine == null) {
+                    closedByClients.incrementAndGet();
                     return;
                 }
                 String header;

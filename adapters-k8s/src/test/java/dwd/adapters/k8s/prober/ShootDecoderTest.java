@@ -2,6 +2,7 @@ package dwd.adapters.k8s.prober;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dwd.domain.cluster.ClusterShoot;
@@ -17,8 +18,20 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class ShootDecoderTest {
 
+    /** Decodes, and checks on the way that the cached form (only the fields read) decodes the same. */
     private static ClusterShoot decode(String clusterJson) {
-        return ShootDecoder.decode(JsonParser.parseString(clusterJson.replace('\'', '"')).getAsJsonObject());
+        JsonObject cluster = JsonParser.parseString(clusterJson.replace('\'', '"')).getAsJsonObject();
+        ClusterShoot decoded = ShootDecoder.decode(cluster);
+        assertThat(ShootDecoder.decode(withOnlyTheFieldsRead(cluster))).as("decoded from the fields read").isEqualTo(decoded);
+        return decoded;
+    }
+
+    private static JsonObject withOnlyTheFieldsRead(JsonObject cluster) {
+        JsonObject slim = cluster.deepCopy();
+        if (slim.get("spec") instanceof JsonObject spec && spec.has("shoot")) {
+            spec.add("shoot", ShootDecoder.fieldsRead(spec.get("shoot")));
+        }
+        return slim;
     }
 
     private static ClusterShoot decodeShoot(String shootJson) {
@@ -130,12 +143,29 @@ class ShootDecoderTest {
     }
 
     @Test
+    void onlyTheFieldsReadAreKept() {
+        JsonElement kept = ShootDecoder.fieldsRead(JsonParser.parseString("""
+                {'apiVersion':'v','kind':'Shoot','metadata':{'name':'a','labels':{'x':'y'}},
+                 'spec':{'region':'eu','provider':{'type':'aws','workers':[{'name':'p','minimum':3,
+                   'machineControllerManager':{'drainTimeout':'2h','nodeConditions':['A']}}]}},
+                 'status':{'hibernated':false,'conditions':[{'type':'x'}],'lastOperation':{'type':'Reconcile',
+                   'state':'Succeeded','progress':100}}}
+                """.replace('\'', '"')));
+        assertThat(kept).isEqualTo(JsonParser.parseString("""
+                {'apiVersion':'v','kind':'Shoot','metadata':{},
+                 'spec':{'provider':{'workers':[{'name':'p','machineControllerManager':{'nodeConditions':['A']}}]}},
+                 'status':{'hibernated':false,'lastOperation':{'type':'Reconcile','state':'Succeeded'}}}
+                """.replace('\'', '"')));
+    }
+
+    @Test
     void decodingNeverThrowsOnAnyJsonShape() {
         for (String shoot : List.of("1", "true", "[[]]", "{'spec':[]}", "{'status':1}", "{'spec':{'provider':1}}",
                 "{'spec':{'kubernetes':{'kubeControllerManager':[]}}}", "{'metadata':{'deletionTimestamp':{}}}")) {
             JsonObject cluster = JsonParser.parseString(("{'spec':{'shoot':" + shoot + "}}").replace('\'', '"'))
                     .getAsJsonObject();
-            assertThat(ShootDecoder.decode(cluster)).as(shoot).isInstanceOf(ClusterShoot.Undecodable.class);
+            assertThat(ShootDecoder.decode(cluster)).as(shoot).isInstanceOf(ClusterShoot.Undecodable.class)
+                    .isEqualTo(ShootDecoder.decode(withOnlyTheFieldsRead(cluster)));
         }
     }
 }

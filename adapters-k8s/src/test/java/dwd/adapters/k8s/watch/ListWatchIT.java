@@ -90,7 +90,8 @@ class ListWatchIT {
 
         assertThat(watch.hasSynced()).isFalse();
         watch.start();
-        await().atMost(DEADLINE).until(watch::hasSynced);
+        assertThat(watch.awaitFirstList(DEADLINE)).as("the wait for the first list ends with it").isTrue();
+        assertThat(watch.hasSynced()).isTrue();
         assertThat(recorded.events).containsExactly("changed before=1");
 
         core.createNamespacedConfigMap(namespace, configMap("after", "2")).execute();
@@ -155,6 +156,10 @@ class ListWatchIT {
         cleanup.add(watch);
         watch.start();
 
+        long waiting = System.nanoTime();
+        assertThat(watch.awaitFirstList(Duration.ofMinutes(5))).as("the first list failed").isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - waiting)).as("a failed first list ends the wait at once")
+                .isLessThan(DEADLINE);
         await("three attempts").atMost(DEADLINE).until(() -> attempts.size() >= 3);
         watch.close();
         assertThat(log.atLeast(Level.INFO)).singleElement().satisfies(line -> {

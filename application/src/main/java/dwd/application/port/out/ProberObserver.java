@@ -4,6 +4,7 @@ import dwd.domain.config.ResourceRef;
 import dwd.domain.lease.Decision;
 import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.scaling.ScaleDirection;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -22,6 +23,12 @@ public interface ProberObserver {
     default void probeStarted(String shootNamespace) { }
 
     default void probeStopped(String shootNamespace, String reason) { }
+
+    /**
+     * A probe run starts, {@code lateness} after the instant it was scheduled for (zero when on time):
+     * how well the prober keeps its schedule under load.
+     */
+    default void probeRunStarted(String shootNamespace, Duration lateness) { }
 
     default void probeSucceeded(String shootNamespace, LeaseVerdict verdict, Optional<Decision> action, Instant nextProbe) { }
 

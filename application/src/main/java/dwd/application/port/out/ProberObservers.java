@@ -4,6 +4,7 @@ import dwd.domain.config.ResourceRef;
 import dwd.domain.lease.Decision;
 import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.scaling.ScaleDirection;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -38,6 +39,11 @@ final class ProberObservers implements ProberObserver {
     @Override
     public void probeStopped(String ns, String reason) {
         each(o -> o.probeStopped(ns, reason));
+    }
+
+    @Override
+    public void probeRunStarted(String ns, Duration lateness) {
+        each(o -> o.probeRunStarted(ns, lateness));
     }
 
     @Override

@@ -28,6 +28,16 @@ public interface ScalableResources {
     void scale(String namespace, ResourceRef ref, int replicas, Duration timeout);
 
     /**
+     * The resource as a cache of the seed shows it, when one is kept and holds it: possibly a moment
+     * old, so it only ever saves work (a scale-up that finds nothing to do); every write is decided
+     * on a {@link #read}. Empty when there is no cache, it has not synced, or it does not hold the
+     * resource.
+     */
+    default Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
+        return Optional.empty();
+    }
+
+    /**
      * {@code true} when every write is sent with {@code dryRun=All}: the API server checks it as a real
      * one (authorization, admission, validation) and persists nothing. Server-side shadow mode refuses
      * to start on resources that would write for real.

@@ -1,0 +1,123 @@
+package dwd.adapters.k8s.prober;
+
+import com.google.gson.JsonObject;
+import dwd.adapters.k8s.JsonFields;
+import dwd.adapters.k8s.OwnedClients;
+import dwd.adapters.k8s.watch.ListWatch;
+import dwd.adapters.k8s.watch.OutageLog;
+import dwd.application.port.out.ScalableResource;
+import dwd.domain.config.ResourceRef;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The shoots' dependents in the seed as watches see them, for the check a healthy shoot makes
+ * after every probe ("is any dependent down?"), which would otherwise read each dependent from the
+ * API server: at thousands of shoots, most of the seed requests the prober sends.
+ *
+ * <p>One {@link ListWatch} per dependent (kind and name, in practice three), over all namespaces and
+ * restricted by the field selector {@code metadata.name=<name>}, started when the dependent is first
+ * asked for. It keeps dwd's annotations and the replica counts. Only Deployments and StatefulSets are
+ * cached (their {@code spec.replicas} is what their scale subresource shows); for any other kind, and
+ * while a watch has not listed (a read waits for its first list, at most {@link #FIRST_LIST_WAIT}), there is no
+ * cached view.
+ */
+final class DependentsCache implements AutoCloseable {
+
+    /** dwd's annotations share this prefix; the cache keeps no other annotation. */
+    static final String ANNOTATION_PREFIX = "dependency-watchdog.gardener.cloud/";
+
+    /**
+     * How long a read waits for the first list of its dependent's watch: when a prober starts, every
+     * healthy shoot's first scale-up check comes within seconds, and reading the API server instead
+     * (two requests per dependent) would put thousands of requests on the seed at once.
+     */
+    static final Duration FIRST_LIST_WAIT = Duration.ofSeconds(10);
+
+    private final Supplier<ApiClient> newSeedClient;
+    private final OutageLog outages;
+    private final Map<ResourceRef, Dependent> watches = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    /** @param outages where an unreachable seed is reported; null: a log per watch */
+    DependentsCache(Supplier<ApiClient> newSeedClient, OutageLog outages) {
+        this.newSeedClient = newSeedClient;
+        this.outages = outages;
+    }
+
+    /**
+     * The resource as cached, or empty (not cached, not in the seed, or the watch's first list failed
+     * or took longer than {@link #FIRST_LIST_WAIT}).
+     */
+    Optional<ScalableResource> get(String namespace, ResourceRef ref) {
+        if (closed || !cacheable(ref)) {
+            return Optional.empty();
+        }
+        ListWatch<ScalableResource> watch = watches.computeIfAbsent(ref, this::start).watch();
+        if (!watch.hasSynced()) {
+            try {
+                watch.awaitFirstList(FIRST_LIST_WAIT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        }
+        return watch.hasSynced() ? watch.get(namespace, ref.name()) : Optional.empty();
+    }
+
+    static boolean cacheable(ResourceRef ref) {
+        return ref.apiVersion().equals("apps/v1") && (ref.kind().equals("Deployment") || ref.kind().equals("StatefulSet"));
+    }
+
+    private Dependent start(ResourceRef ref) {
+        ApiClient client = OwnedClients.forInformers(newSeedClient);
+        AppsV1Api apps = new AppsV1Api(client);
+        String selector = "metadata.name=" + ref.name();
+        boolean deployment = ref.kind().equals("Deployment");
+        var watch = new ListWatch<ScalableResource>((deployment ? "Deployments" : "StatefulSets") + " named " + ref.name(),
+                (isWatch, resourceVersion, timeoutSeconds) -> deployment
+                        ? apps.listDeploymentForAllNamespaces().fieldSelector(selector).resourceVersion(resourceVersion)
+                                .watch(isWatch).allowWatchBookmarks(isWatch ? true : null)
+                                .timeoutSeconds(timeoutSeconds).buildCall(null)
+                        : apps.listStatefulSetForAllNamespaces().fieldSelector(selector).resourceVersion(resourceVersion)
+                                .watch(isWatch).allowWatchBookmarks(isWatch ? true : null)
+                                .timeoutSeconds(timeoutSeconds).buildCall(null),
+                object -> kept(ref, object), ListWatch.Handler.none(),
+                outages != null ? outages : OutageLog.of(client));
+        watch.start();
+        return new Dependent(client, watch);
+    }
+
+    /** What the cache keeps of a dependent: dwd's annotations and the two replica counts. */
+    private static ScalableResource kept(ResourceRef ref, JsonObject object) {
+        var annotations = new HashMap<String, String>();
+        JsonFields.stringMap(object, "metadata", "annotations").forEach((key, value) -> {
+            if (key.startsWith(ANNOTATION_PREFIX)) {
+                annotations.put(key, value);
+            }
+        });
+        return new ScalableResource(ref, Map.copyOf(annotations),
+                KubernetesScalableResources.replicas(object, "spec", "replicas"),
+                KubernetesScalableResources.replicas(object, "status", "readyReplicas"));
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        watches.values().forEach(Dependent::stop);
+        watches.clear();
+    }
+
+    private record Dependent(ApiClient client, ListWatch<ScalableResource> watch) {
+        void stop() {
+            watch.close();
+            OwnedClients.release(client);
+        }
+    }
+}

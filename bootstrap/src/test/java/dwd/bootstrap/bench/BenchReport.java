@@ -1,0 +1,262 @@
+package dwd.bootstrap.bench;
+
+import dwd.bootstrap.bench.ScaleBenchIT.Snapshot;
+import dwd.bootstrap.prober.PrometheusText;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** The scale benchmark's figures as a Markdown table, each row saying what it measured. */
+final class BenchReport {
+
+    private static final String REQUESTS = "dwd_api_requests_total";
+    private static final String RESULTS = "dwd_probe_results_total";
+    private static final String LATENESS = "dwd_probe_lateness_seconds";
+
+    private final BenchSettings settings;
+    private final Instant started;
+    private final String loadAtStart;
+    private final List<String[]> rows = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+    private String shootApis = "";
+
+    BenchReport(BenchSettings settings, Instant started, String loadAtStart) {
+        this.settings = settings;
+        this.started = started;
+        this.loadAtStart = loadAtStart;
+    }
+
+    void shootApis(String description) {
+        shootApis = description;
+    }
+
+    void seeding(long objects, long requests, long retries, Duration took, Map<String, Double> cpu, long apiServerRss,
+            long etcdRss) {
+        row("Seeding (harness cost)", String.format(Locale.ROOT,
+                "%,d objects (%,d requests, %,d retried) in %.0f s = %,.0f requests/s; CPU-s meanwhile: %s; "
+                        + "then seed kube-apiserver RSS %s, etcd RSS %s",
+                objects, requests, retries, seconds(took), requests / seconds(took), cpuList(cpu, 1),
+                mib(apiServerRss), mib(etcdRss)));
+    }
+
+    void startup(Duration allProbed, double dwdCpu) {
+        row("Start until every shoot had its first probe", String.format(Locale.ROOT,
+                "%.1f s (of which the configured initialDelay is 30 s); dwd used %.1f CPU-s until then",
+                seconds(allProbed), dwdCpu));
+    }
+
+    void window(Snapshot before, Snapshot after, double latenessMax, List<Long> rss, long maxThreads, long heapAfterGc,
+            Jfr.Figures jfr, boolean profiled) {
+        double seconds = after.seconds(before);
+        double runs = delta(after, before, RESULTS, Map.of());
+        double failed = delta(after, before, RESULTS, Map.of("outcome", "failed_api_server"))
+                + delta(after, before, RESULTS, Map.of("outcome", "failed_leases"));
+        double cpu = after.dwdCpu() - before.dwdCpu();
+        int n = settings.shoots();
+        row("Window", String.format(Locale.ROOT, "%.0f s; %,.0f probe runs (%.1f/s, %.2f per shoot per 30 s), %,.0f failed;"
+                        + " load average %s at its start, %s at its end",
+                seconds, runs, runs / seconds, runs / seconds * 30 / n, failed, before.load(), after.load()));
+        row("**dwd CPU**", String.format(Locale.ROOT,
+                "**%.1f CPU-s = %.2f cores**; %.2f ms per probe run; %.3f CPU-s per shoot-hour",
+                cpu, cpu / seconds, 1000 * cpu / runs, cpu / (n * seconds / 3600)));
+        long rssMax = rss.stream().mapToLong(Long::longValue).max().orElse(0);
+        long rssEnd = rss.isEmpty() ? 0 : rss.getLast();
+        row("**dwd memory**", String.format(Locale.ROOT,
+                "**RSS max %s** (end %s); heap after full GC %s; threads (OS) max %d",
+                mib(rssMax), mib(rssEnd), mib(heapAfterGc), maxThreads));
+        row("**Probe lateness** (start vs scheduled, dwd_probe_lateness_seconds)", String.format(Locale.ROOT,
+                "**p50 %s, p99 %s, max %.3f s** (percentiles as histogram bucket bounds)",
+                quantile(after, before, 0.5), quantile(after, before, 0.99), latenessMax));
+        row("API requests per probe run", String.format(Locale.ROOT, "seed %.2f (%s), shoot %.2f (%s)",
+                delta(after, before, REQUESTS, Map.of("target", "seed")) / runs, byVerb(after, before, "seed", runs),
+                delta(after, before, REQUESTS, Map.of("target", "shoot")) / runs, byVerb(after, before, "shoot", runs)));
+        String serverSide = after.shootHandshakes() < 0 ? "" : String.format(Locale.ROOT,
+                "; the simulator accepted %.2f connections per run", (after.shootHandshakes() - before.shootHandshakes()) / runs);
+        row("TLS handshakes per probe run", String.format(Locale.ROOT, "%.2f (JFR jdk.TLSHandshake in dwd)%s",
+                jfr.handshakes() / runs, serverSide));
+        var others = ScaleBenchIT.minus(after.othersCpu(), before.othersCpu());
+        double ours = cpu + others.values().stream().mapToDouble(Double::doubleValue).sum();
+        ProcFs.MachineCpu machine = after.machine().minus(before.machine());
+        row("CPU of the other processes (cores)", cpuList(others, seconds) + String.format(Locale.ROOT,
+                "; the machine was busy %.2f of %d cores, %.2f of them outside the benchmark's processes",
+                machine.busy() / seconds, ProcFs.cores(), Math.max(0, machine.busy() - ours) / seconds));
+        var threads = ScaleBenchIT.minus(after.dwdThreads(), before.dwdThreads());
+        var shares = new StringBuilder();
+        threads.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder())).limit(6)
+                .forEach(entry -> shares.append(shares.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT,
+                        "%s %.0f %%", entry.getKey(), 100 * entry.getValue() / cpu)));
+        row("dwd CPU by thread (/proc)", shares.toString());
+        if (profiled) {
+            notes.add("CPU profile (JFR `profile` settings over the window, " + jfr.samples() + " execution samples):\n\n"
+                    + frames("Top frames (self)", jfr.topSelf()) + "\n" + frames("Top dwd frames (the dwd method "
+                    + "nearest the sample, i.e. which of dwd's operations the time went to)", jfr.topDwd()));
+        }
+    }
+
+    void meltdown(int shoots, Instant expiredAt, Map<String, Instant> crossings, Map<String, Instant> firstWrites,
+            Snapshot before, Snapshot after, Snapshot windowStart, Snapshot windowEnd) {
+        var latencies = new ArrayList<Double>();
+        crossings.forEach((ns, crossing) -> {
+            Instant written = firstWrites.get(ns);
+            if (written != null) {
+                latencies.add(Duration.between(crossing, written).toNanos() / 1e9);
+            }
+        });
+        latencies.sort(null);
+        Instant first = crossings.values().stream().min(Instant::compareTo).orElseThrow();
+        Instant last = crossings.values().stream().max(Instant::compareTo).orElseThrow();
+        row("**Meltdown**: leases of " + shoots + " shoots stop being renewed at once", String.format(Locale.ROOT,
+                "crossings %.1f–%.1f s later (each lease's last renewal + 30 s; renewals were spread over 10 s); "
+                        + "%d of %d scaled down", seconds(Duration.between(expiredAt, first)),
+                seconds(Duration.between(expiredAt, last)), latencies.size(), shoots));
+        if (!latencies.isEmpty()) {
+            row("**Crossing → first scale write** (per shoot, from dwd's log line after the write)",
+                    String.format(Locale.ROOT, "**p50 %.3f s, p99 %.3f s, max %.3f s** (min %.3f s)",
+                            nearestRank(latencies, 0.5), nearestRank(latencies, 0.99), latencies.getLast(),
+                            latencies.getFirst()));
+        }
+        double burst = after.seconds(before);
+        double window = windowEnd.seconds(windowStart);
+        var verbs = new TreeSet<String>();
+        after.metrics().find(REQUESTS, Map.of("target", "seed")).forEach(sample -> verbs.add(sample.labels().get("verb")));
+        double total = 0;
+        double extra = 0;
+        var perVerb = new StringBuilder();
+        for (String verb : verbs) {
+            Map<String, String> labels = Map.of("target", "seed", "verb", verb);
+            double inBurst = delta(after, before, REQUESTS, labels);
+            double steady = delta(windowEnd, windowStart, REQUESTS, labels) / window * burst;
+            total += inBurst;
+            extra += inBurst - steady;
+            perVerb.append(perVerb.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%s %,.0f", verb,
+                    inBurst - steady));
+        }
+        row("Seed requests of the burst", String.format(Locale.ROOT,
+                "%,.0f in the %.0f s from the expiry until every flow finished; %,.0f more than the steady state would "
+                        + "have sent (%s), %.1f per melted shoot; Events: %s; dwd %.2f cores meanwhile",
+                total, burst, extra, perVerb, extra / shoots, eventResults(after, before),
+                (after.dwdCpu() - before.dwdCpu()) / burst));
+        row("Client-side rate limit (--kube-api-qps) in the burst", clientThrottle(after, before)
+                + " (the scale path is exempt; the window had " + clientThrottle(windowEnd, windowStart) + ")");
+    }
+
+    /** Seed requests that waited for the client-side rate limit between two snapshots, and how long in all. */
+    private static String clientThrottle(Snapshot after, Snapshot before) {
+        return String.format(Locale.ROOT, "%,.0f requests waited, %.1f s in all",
+                delta(after, before, "dwd_client_throttled_requests_total", Map.of("target", "seed")),
+                delta(after, before, "dwd_client_throttle_wait_seconds_total", Map.of("target", "seed")));
+    }
+
+    void shutdown(int exit, Duration took) {
+        row("SIGTERM to exit", String.format(Locale.ROOT, "%.1f s, exit status %d", seconds(took), exit));
+    }
+
+    void falseScaleDowns(long count) {
+        row("Shoots scaled down that were not melting", Long.toString(count));
+    }
+
+    String render() {
+        var text = new StringBuilder();
+        text.append(String.format(Locale.ROOT, "### N = %,d shoots — %s UTC, load average %s at the start%n%n",
+                settings.shoots(), DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC).format(started),
+                loadAtStart));
+        text.append("Shoot API servers: **").append(shootApis).append("**. Seed: local etcd + kube-apiserver. ")
+                .append("`./dwd prober` with Gardener's config and flags (").append(String.join(" ", ScaleBenchIT.GARDENER_FLAGS))
+                .append(")").append(settings.dwdJvmOptions().isEmpty() ? "" : ", JVM options " + settings.dwdJvmOptions())
+                .append(String.format(Locale.ROOT, "; %d nodes per shoot; %d cores.%n%n", settings.nodes(), ProcFs.cores()));
+        text.append("| Figure | Value |\n|---|---|\n");
+        for (String[] row : rows) {
+            text.append("| ").append(row[0]).append(" | ").append(row[1]).append(" |\n");
+        }
+        for (String note : notes) {
+            text.append('\n').append(note).append('\n');
+        }
+        return text.toString();
+    }
+
+    private void row(String figure, String value) {
+        rows.add(new String[] {figure, value});
+    }
+
+    private static double delta(Snapshot after, Snapshot before, String name, Map<String, String> labels) {
+        return after.metrics().sum(name, labels) - before.metrics().sum(name, labels);
+    }
+
+    private static String byVerb(Snapshot after, Snapshot before, String target, double runs) {
+        var verbs = new TreeMap<String, Double>();
+        for (PrometheusText.Sample sample : after.metrics().find(REQUESTS, Map.of("target", target))) {
+            verbs.merge(sample.labels().get("verb"), 0.0, Double::sum);
+        }
+        var text = new StringBuilder();
+        for (String verb : verbs.keySet()) {
+            double perRun = delta(after, before, REQUESTS, Map.of("target", target, "verb", verb)) / runs;
+            if (perRun >= 0.005) {
+                text.append(text.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%s %.2f", verb, perRun));
+            }
+        }
+        return text.isEmpty() ? "none" : text.toString();
+    }
+
+    private static String eventResults(Snapshot after, Snapshot before) {
+        var text = new StringBuilder();
+        for (String result : List.of("written", "failed", "dropped")) {
+            text.append(text.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%s %,.0f", result,
+                    delta(after, before, "dwd_events_total", Map.of("result", result))));
+        }
+        return text.toString();
+    }
+
+    /** The smallest bucket bound that holds at least {@code q} of the runs in the window. */
+    private static String quantile(Snapshot after, Snapshot before, double q) {
+        double count = delta(after, before, LATENESS + "_count", Map.of());
+        var buckets = new TreeMap<Double, Double>();
+        for (PrometheusText.Sample sample : after.metrics().find(LATENESS + "_bucket", Map.of())) {
+            String le = sample.labels().get("le");
+            if (!le.equals("+Inf")) {
+                buckets.put(Double.parseDouble(le), delta(after, before, LATENESS + "_bucket", Map.of("le", le)));
+            }
+        }
+        for (var bucket : buckets.entrySet()) {
+            if (bucket.getValue() >= q * count) {
+                return bucket.getKey() < 1 ? String.format(Locale.ROOT, "≤ %.0f ms", bucket.getKey() * 1000)
+                        : String.format(Locale.ROOT, "≤ %.0f s", bucket.getKey());
+            }
+        }
+        return buckets.isEmpty() ? "n/a" : String.format(Locale.ROOT, "> %.0f s", buckets.lastKey());
+    }
+
+    private static double nearestRank(List<Double> sorted, double q) {
+        return sorted.get(Math.max(0, (int) Math.ceil(q * sorted.size()) - 1));
+    }
+
+    private static String cpuList(Map<String, Double> cpu, double seconds) {
+        var text = new StringBuilder();
+        cpu.forEach((role, value) -> text.append(text.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT,
+                seconds == 1 ? "%s %.0f" : "%s %.2f", role, value / seconds)));
+        return text.toString();
+    }
+
+    private static String frames(String title, List<Jfr.Frame> frames) {
+        var text = new StringBuilder("| ").append(title).append(" | Samples | Share |\n|---|---|---|\n");
+        for (Jfr.Frame frame : frames) {
+            text.append(String.format(Locale.ROOT, "| `%s` | %,d | %.1f %% |%n", frame.method(), frame.samples(), frame.share()));
+        }
+        return text.toString();
+    }
+
+    private static double seconds(Duration duration) {
+        return duration.toNanos() / 1e9;
+    }
+
+    private static String mib(long bytes) {
+        return bytes < 0 ? "n/a" : String.format(Locale.ROOT, "%,.0f MiB", bytes / 1048576.0);
+    }
+}

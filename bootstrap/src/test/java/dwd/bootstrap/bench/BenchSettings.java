@@ -1,0 +1,49 @@
+package dwd.bootstrap.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The scale benchmark's knobs, from system properties ({@code make bench-scale N=… } sets them).
+ *
+ * @param shoots          {@code dwd.bench.scale.shoots}: shoots in the seed
+ * @param nodes           {@code dwd.bench.scale.nodes} (3): nodes (Machines, leases) per shoot
+ * @param window          {@code dwd.bench.scale.minutes} (5): length of the measured window
+ * @param warmUp          {@code dwd.bench.scale.warmUpSeconds} (60): after every shoot's first probe, before the window
+ * @param realShootApis   {@code dwd.bench.scale.shootApi} ({@code real} up to 1,000 shoots, else {@code simulated})
+ * @param latency         {@code dwd.bench.scale.shootLatencyMillis} (0): the simulator's added latency per answer
+ * @param meltdown        {@code dwd.bench.scale.meltdown} (0.1): fraction of the shoots whose leases expire at once
+ * @param profile         {@code dwd.bench.scale.profile} (false): record a CPU profile (JFR) over the window
+ * @param seedConcurrency {@code dwd.bench.scale.seedConcurrency} (32): shoots loaded at a time
+ * @param dwdJvmOptions   {@code dwd.bench.scale.jvmOptions} (none): extra JVM options for dwd (JAVA_TOOL_OPTIONS)
+ * @param out             where logs, recordings and the result go
+ */
+record BenchSettings(int shoots, int nodes, Duration window, Duration warmUp, boolean realShootApis, Duration latency,
+                     double meltdown, boolean profile, int seedConcurrency, String dwdJvmOptions, Path out) {
+
+    static final String PREFIX = "dwd.bench.scale.";
+
+    static BenchSettings fromSystemProperties(Path target) {
+        int shoots = Integer.getInteger(PREFIX + "shoots");
+        String shootApi = System.getProperty(PREFIX + "shootApi", shoots <= 1_000 ? "real" : "simulated");
+        if (!shootApi.equals("real") && !shootApi.equals("simulated")) {
+            throw new IllegalArgumentException(PREFIX + "shootApi must be 'real' or 'simulated', not '" + shootApi + "'");
+        }
+        return new BenchSettings(shoots,
+                Integer.getInteger(PREFIX + "nodes", 3),
+                Duration.ofSeconds(Math.round(Double.parseDouble(System.getProperty(PREFIX + "minutes", "5")) * 60)),
+                Duration.ofSeconds(Integer.getInteger(PREFIX + "warmUpSeconds", 60)),
+                shootApi.equals("real"),
+                Duration.ofMillis(Integer.getInteger(PREFIX + "shootLatencyMillis", 0)),
+                Double.parseDouble(System.getProperty(PREFIX + "meltdown", "0.1")),
+                Boolean.getBoolean(PREFIX + "profile"),
+                Integer.getInteger(PREFIX + "seedConcurrency", 32),
+                System.getProperty(PREFIX + "jvmOptions", "").strip(),
+                target.resolve("bench-scale"));
+    }
+
+    /** Every k-th shoot melts down, for a fraction of 1/k. */
+    boolean melts(int shoot) {
+        return meltdown > 0 && shoot % Math.max(1, Math.round(1 / meltdown)) == 0;
+    }
+}

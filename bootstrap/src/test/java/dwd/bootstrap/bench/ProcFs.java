@@ -1,0 +1,135 @@
+package dwd.bootstrap.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** What Linux's {@code /proc} says about a process and the machine: CPU time, RSS, threads, load. */
+final class ProcFs {
+
+    /** Clock ticks per second of {@code /proc/…/stat} times (USER_HZ, 100 on Linux). */
+    private static final double TICKS = ticks();
+
+    private ProcFs() {
+    }
+
+    /** User + system CPU seconds the process has used since it started (all its threads). */
+    static double cpuSeconds(long pid) {
+        return cpuOfStat(read(Path.of("/proc", Long.toString(pid), "stat")));
+    }
+
+    /** Resident set size in bytes, 0 when the process is gone. */
+    static long rssBytes(long pid) {
+        return statusField(pid, "VmRSS:") * 1024;
+    }
+
+    /** Threads of the process (platform threads; virtual threads are not OS threads). */
+    static long threads(long pid) {
+        return statusField(pid, "Threads:");
+    }
+
+    /** CPU seconds per thread group (thread name with trailing numbers removed, e.g. "GC Thread#"). */
+    static Map<String, Double> cpuByThreadGroup(long pid) {
+        var groups = new TreeMap<String, Double>();
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        try (var list = Files.list(tasks)) {
+            for (Path task : list.toList()) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).strip().replaceAll("[-#]?\\d+$", "");
+                    groups.merge(name, cpuOfStat(Files.readString(task.resolve("stat"))), Double::sum);
+                } catch (IOException gone) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException gone) {
+            return groups;
+        }
+        return groups;
+    }
+
+    /** Busy and total CPU seconds of the whole machine since boot ({@code /proc/stat}). */
+    record MachineCpu(double busy, double total) {
+        MachineCpu minus(MachineCpu earlier) {
+            return new MachineCpu(busy - earlier.busy, total - earlier.total);
+        }
+    }
+
+    static MachineCpu machineCpu() {
+        String[] fields = read(Path.of("/proc/stat")).lines().findFirst().orElseThrow().trim().split("\\s+");
+        double total = 0;
+        double idle = 0;
+        for (int i = 1; i < fields.length && i <= 8; i++) {
+            double value = Double.parseDouble(fields[i]);
+            total += value;
+            if (i == 4 || i == 5) { // idle, iowait
+                idle += value;
+            }
+        }
+        return new MachineCpu((total - idle) / TICKS, total / TICKS);
+    }
+
+    /** The 1-, 5- and 15-minute load averages, as {@code uptime} prints them. */
+    static String loadAverage() {
+        String[] fields = read(Path.of("/proc/loadavg")).trim().split("\\s+");
+        return fields[0] + ", " + fields[1] + ", " + fields[2];
+    }
+
+    /** MemAvailable in bytes. */
+    static long memAvailable() {
+        for (String line : read(Path.of("/proc/meminfo")).split("\n")) {
+            if (line.startsWith("MemAvailable:")) {
+                return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+            }
+        }
+        throw new IllegalStateException("no MemAvailable in /proc/meminfo");
+    }
+
+    /** The processes this JVM started, and theirs. */
+    static List<Long> descendants() {
+        return new java.util.ArrayList<>(ProcessHandle.current().descendants().map(ProcessHandle::pid).toList());
+    }
+
+    static int cores() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** utime + stime (fields 14 and 15) of a stat line; the command name may contain spaces, so count after ')'. */
+    private static double cpuOfStat(String stat) {
+        if (stat.isEmpty()) {
+            return 0;
+        }
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / TICKS;
+    }
+
+    private static long statusField(long pid, String field) {
+        for (String line : read(Path.of("/proc", Long.toString(pid), "status")).split("\n")) {
+            if (line.startsWith(field)) {
+                return Long.parseLong(line.replaceAll("\\D", ""));
+            }
+        }
+        return 0;
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException gone) {
+            return "";
+        }
+    }
+
+    private static double ticks() {
+        try {
+            Process getconf = new ProcessBuilder(List.of("getconf", "CLK_TCK")).redirectErrorStream(true).start();
+            String out = new String(getconf.getInputStream().readAllBytes()).strip();
+            getconf.waitFor();
+            return Double.parseDouble(out);
+        } catch (IOException | InterruptedException | NumberFormatException e) {
+            return 100;
+        }
+    }
+}

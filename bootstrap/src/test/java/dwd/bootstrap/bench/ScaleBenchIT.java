@@ -1,0 +1,343 @@
+package dwd.bootstrap.bench;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dwd.adapters.k8s.testing.LocalControlPlane;
+import dwd.bootstrap.DwdProcess;
+import dwd.bootstrap.prober.PrometheusText;
+import io.kubernetes.client.openapi.ApiClient;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The scale benchmark ({@code make bench-scale N=…}; a benchmark, not a test: nothing is asserted).
+ * Seeds N shoots into a real local seed (etcd + kube-apiserver), gives them shoot API servers (real
+ * or simulated, see {@link BenchSettings}), runs {@code ./dwd prober} as its own process with
+ * Gardener's config and flags, measures it over a window, then lets the leases of a tenth of the
+ * shoots expire at once and measures how fast each is scaled down. Writes {@code result.md} (the
+ * table) next to the prober's log and recordings in {@code bootstrap/target/bench-scale/…}.
+ */
+@EnabledIfSystemProperty(named = "dwd.bench.scale.shoots", matches = "\\d+")
+class ScaleBenchIT {
+
+    /** Gardener's prober flags (its ManagedResource for the seed). */
+    static final List<String> GARDENER_FLAGS = List.of("--kube-api-qps=20.0", "--kube-api-burst=100",
+            "--zap-log-level=INFO", "--enable-leader-election=true");
+    /** The config's kcmNodeMonitorGraceDuration (the seeded shoots set none) and the lease expiry factor. */
+    static final Duration LEASE_EXPIRY = Duration.ofSeconds(30); // 0.75 × 40 s
+    static final double THRESHOLD = 0.6;
+    private static final Duration SAMPLE_EVERY = Duration.ofSeconds(5);
+    private static final Duration SCRAPE_EVERY = Duration.ofSeconds(30);
+
+    private final List<Long> dwdRss = new ArrayList<>();
+    private long maxThreads;
+
+    @Test
+    void oneProberReplicaAgainstManyShoots() throws Exception {
+        var settings = BenchSettings.fromSystemProperties(DwdProcess.REPOSITORY.resolve("bootstrap/target"));
+        int n = settings.shoots();
+        long needed = (2L << 30) + n * 300_000L;
+        if (ProcFs.memAvailable() < needed) {
+            throw new IllegalStateException("the benchmark with " + n + " shoots needs about " + (needed >> 20)
+                    + " MiB of free memory; only " + (ProcFs.memAvailable() >> 20) + " MiB are available");
+        }
+        String started = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
+        Path out = Files.createDirectories(settings.out().resolve(n + "-" + started));
+        var report = new BenchReport(settings, Instant.now(), ProcFs.loadAverage());
+        Thread killChildren = new Thread(() -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly));
+        Runtime.getRuntime().addShutdownHook(killChildren);
+        List<Long> beforeSeed = ProcFs.descendants();
+        try (var seed = LocalControlPlane.start(List.of());
+             var shootApis = startShootApis(settings)) {
+            Map<String, List<Long>> others = seedProcesses(beforeSeed);
+            if (!shootApis.pids().isEmpty()) {
+                others.put("shoot kube-apiservers + etcds", shootApis.pids());
+            }
+            others.put(settings.realShootApis() ? "benchmark JVM (kubelets, scrapes)"
+                    : "benchmark JVM (simulator, scrapes)", List.of(ProcessHandle.current().pid()));
+            report.shootApis(shootApis.describe());
+            seed(settings, seed, shootApis, others, report);
+            runProber(settings, seed, shootApis, others, out, report);
+        } finally {
+            Runtime.getRuntime().removeShutdownHook(killChildren);
+        }
+        String table = report.render();
+        Files.writeString(out.resolve("result.md"), table);
+        Files.writeString(settings.out().resolve("result-" + n + ".md"), table);
+        System.out.println("\n" + table + "\n(also in " + out.resolve("result.md") + ")");
+    }
+
+    private static ShootApis startShootApis(BenchSettings settings) throws Exception {
+        return settings.realShootApis() ? RealShootApis.start(settings.nodes(), settings::melts)
+                : new ShootApiSimulator(settings.shoots(), settings.nodes(), settings.latency());
+    }
+
+    /** The seed's kube-apiserver and etcd, by what they run. */
+    private static Map<String, List<Long>> seedProcesses(List<Long> before) {
+        var processes = new LinkedHashMap<String, List<Long>>();
+        for (long pid : ProcFs.descendants()) {
+            if (before.contains(pid)) {
+                continue;
+            }
+            String command = ProcessHandle.of(pid).flatMap(p -> p.info().command()).orElse("");
+            if (command.endsWith("kube-apiserver.real") || command.endsWith("kube-apiserver")) {
+                processes.put("seed kube-apiserver", List.of(pid));
+            } else if (command.endsWith("etcd.real") || command.endsWith("etcd")) {
+                processes.put("seed etcd", List.of(pid));
+            }
+        }
+        return processes;
+    }
+
+    private static void seed(BenchSettings settings, LocalControlPlane seed, ShootApis shootApis,
+            Map<String, List<Long>> others, BenchReport report) throws Exception {
+        ApiClient client = seed.newApiClient(Duration.ofSeconds(60));
+        var loader = new SeedLoader(client.getHttpClient(), client.getBasePath(), settings.seedConcurrency());
+        loader.createNamespace("garden");
+        Map<String, Double> cpuBefore = cpu(others);
+        long start = System.nanoTime();
+        loader.load(settings.shoots(), shootApis::kubeconfig, shootApis::nodes);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        report.seeding(settings.shoots() * (6L + settings.nodes()), loader.requests(), loader.retries(), took,
+                minus(cpu(others), cpuBefore), rss(others.get("seed kube-apiserver")), rss(others.get("seed etcd")));
+    }
+
+    private void runProber(BenchSettings settings, LocalControlPlane seed, ShootApis shootApis,
+            Map<String, List<Long>> others, Path out, BenchReport report) throws Exception {
+        Path config = Files.copy(DwdProcess.REPOSITORY.resolve("deploy/examples/prober-config.yaml"),
+                out.resolve("prober-config.yaml"));
+        Path kubeconfig = Files.writeString(out.resolve("seed-kubeconfig.yaml"), seed.kubeconfig());
+        Map<String, String> environment = settings.dwdJvmOptions().isEmpty() ? Map.of()
+                : Map.of("JAVA_TOOL_OPTIONS", settings.dwdJvmOptions());
+        long launchedNanos = System.nanoTime();
+        try (var prober = DwdProcess.launch("prober", out, "prober", config, kubeconfig, GARDENER_FLAGS, environment)) {
+            long pid = prober.process.pid();
+            var log = new LogTail(prober.log);
+
+            // Start-up: until every shoot has had a probe (its per-shoot gauge appears with the first verdict).
+            Duration startupLimit = Duration.ofMinutes(10);
+            int probed = 0;
+            while (probed < settings.shoots()) {
+                if (!prober.process.isAlive()) {
+                    throw new IllegalStateException("the prober exited with " + prober.process.exitValue()
+                            + " during start-up; see " + prober.log);
+                }
+                if (Duration.ofNanos(System.nanoTime() - launchedNanos).compareTo(startupLimit) > 0) {
+                    throw new IllegalStateException("after " + startupLimit + " only " + probed + " of "
+                            + settings.shoots() + " shoots had their first probe; see " + prober.log);
+                }
+                sample(pid);
+                pause(Duration.ofSeconds(2));
+                PrometheusText metrics = scrape(prober);
+                probed = metrics.find("dwd_shoot_lease_candidates", Map.of()).size();
+                double failed = metrics.sum("dwd_probe_results_total", Map.of("outcome", "failed_api_server"))
+                        + metrics.sum("dwd_probe_results_total", Map.of("outcome", "failed_leases"));
+                if (failed > 2L * settings.shoots()) {
+                    throw new IllegalStateException(failed + " probe runs failed during start-up; see " + prober.log);
+                }
+            }
+            Duration allProbed = Duration.ofNanos(System.nanoTime() - launchedNanos);
+            report.startup(allProbed, ProcFs.cpuSeconds(pid));
+
+            pause(settings.warmUp());
+            Path recording = out.resolve(settings.profile() ? "profile.jfr" : "handshakes.jfr");
+            Jfr.start(pid, recording, settings.profile());
+            Snapshot before = Snapshot.take(pid, prober, others, shootApis);
+            dwdRss.clear();
+            maxThreads = 0;
+            double latenessMax = 0;
+            long windowEnd = System.nanoTime() + settings.window().toNanos();
+            long nextScrape = System.nanoTime() + SCRAPE_EVERY.toNanos();
+            while (System.nanoTime() < windowEnd) {
+                sample(pid);
+                if (System.nanoTime() >= nextScrape) {
+                    latenessMax = Math.max(latenessMax, PrometheusText.parse(prober.metrics())
+                            .sum("dwd_probe_lateness_seconds_max", Map.of()));
+                    nextScrape += SCRAPE_EVERY.toNanos();
+                }
+                pause(Duration.ofNanos(Math.min(SAMPLE_EVERY.toNanos(), Math.max(0, windowEnd - System.nanoTime()))));
+            }
+            Snapshot after = Snapshot.take(pid, prober, others, shootApis);
+            latenessMax = Math.max(latenessMax, after.metrics().sum("dwd_probe_lateness_seconds_max", Map.of()));
+            Jfr.stop(pid);
+            long heapAfterGc = Jfr.heapAfterFullGc(pid);
+            Files.writeString(out.resolve("class-histogram.txt"), Jfr.classHistogram(pid, 40));
+            report.window(before, after, latenessMax, dwdRss, maxThreads, heapAfterGc, Jfr.read(recording, 15),
+                    settings.profile());
+
+            meltdown(settings, prober, pid, others, shootApis, log, before, after, report);
+
+            long stopping = System.nanoTime();
+            int exit = prober.terminate();
+            report.shutdown(exit, Duration.ofNanos(System.nanoTime() - stopping));
+            report.falseScaleDowns(falseScaleDowns(log, settings));
+        }
+    }
+
+    private void meltdown(BenchSettings settings, DwdProcess prober, long pid, Map<String, List<Long>> others,
+            ShootApis shootApis, LogTail log, Snapshot windowStart, Snapshot windowEnd, BenchReport report)
+            throws Exception {
+        List<Integer> melting = IntStream.range(0, settings.shoots()).filter(settings::melts).boxed().toList();
+        if (melting.isEmpty()) {
+            return;
+        }
+        Snapshot before = Snapshot.take(pid, prober, others, shootApis);
+        Instant expiredAt = Instant.now();
+        Map<Integer, List<Instant>> renewTimes = shootApis.expire(melting, expiredAt);
+        Map<String, Instant> crossings = new HashMap<>();
+        renewTimes.forEach((shoot, times) -> crossings.put(SeedLoader.namespace(shoot), crossing(times)));
+        Instant lastCrossing = crossings.values().stream().max(Instant::compareTo).orElseThrow();
+
+        Map<String, Instant> firstWrites = new HashMap<>();
+        Instant deadline = lastCrossing.plus(Duration.ofMinutes(3));
+        while (firstWrites.size() < melting.size() && Instant.now().isBefore(deadline)) {
+            sample(pid);
+            pause(Duration.ofSeconds(1));
+            for (String line : log.newLines()) {
+                scaleDownLine(line).ifPresent(entry -> firstWrites.putIfAbsent(entry.getKey(), entry.getValue()));
+            }
+        }
+        // Then until every melted shoot's flow has finished (all three dependents), for the burst's request count.
+        while (Instant.now().isBefore(deadline) && PrometheusText.parse(prober.metrics())
+                .sum("dwd_scale_flow_duration_seconds_count", Map.of("direction", "down")) < melting.size()) {
+            pause(Duration.ofSeconds(1));
+        }
+        Snapshot after = Snapshot.take(pid, prober, others, shootApis);
+        report.meltdown(melting.size(), expiredAt, crossings, firstWrites, before, after, windowStart, windowEnd);
+    }
+
+    /** The instant the expired fraction of these leases reaches the threshold (none is renewed again). */
+    static Instant crossing(List<Instant> renewTimes) {
+        List<Instant> expiries = renewTimes.stream().map(renewed -> renewed.plus(LEASE_EXPIRY)).sorted().toList();
+        for (int expired = 1; expired <= expiries.size(); expired++) {
+            if ((double) expired / expiries.size() >= THRESHOLD) {
+                return expiries.get(expired - 1);
+            }
+        }
+        throw new IllegalArgumentException("no leases");
+    }
+
+    /** A log line of a dependent scaled down: its shoot and when. */
+    static java.util.Optional<Map.Entry<String, Instant>> scaleDownLine(String line) {
+        if (!line.contains(": scale-down: scaled ")) {
+            return java.util.Optional.empty();
+        }
+        JsonObject json = JsonParser.parseString(line).getAsJsonObject();
+        return java.util.Optional.of(Map.entry(json.get("shootNamespace").getAsString(),
+                Instant.parse(json.get("time").getAsString())));
+    }
+
+    /** Shoots scaled down that were not meant to melt down (from the whole log). */
+    private static long falseScaleDowns(LogTail log, BenchSettings settings) throws IOException {
+        return log.all().stream().map(ScaleBenchIT::scaleDownLine).flatMap(java.util.Optional::stream)
+                .map(Map.Entry::getKey).distinct()
+                .filter(ns -> !settings.melts(Integer.parseInt(ns.substring(ns.lastIndexOf('s') + 1))))
+                .count();
+    }
+
+    /** The prober's metrics; none while it does not serve them yet. */
+    private static PrometheusText scrape(DwdProcess prober) {
+        try {
+            return PrometheusText.parse(prober.metrics());
+        } catch (IOException notYet) {
+            return new PrometheusText(List.of());
+        }
+    }
+
+    private void sample(long pid) {
+        long rss = ProcFs.rssBytes(pid);
+        if (rss > 0) {
+            dwdRss.add(rss);
+        }
+        maxThreads = Math.max(maxThreads, ProcFs.threads(pid));
+    }
+
+    static Map<String, Double> cpu(Map<String, List<Long>> processes) {
+        var cpu = new LinkedHashMap<String, Double>();
+        processes.forEach((role, pids) -> cpu.put(role, pids.stream().mapToDouble(ProcFs::cpuSeconds).sum()));
+        return cpu;
+    }
+
+    private static long rss(List<Long> pids) {
+        return pids == null ? -1 : pids.stream().mapToLong(ProcFs::rssBytes).sum();
+    }
+
+    static Map<String, Double> minus(Map<String, Double> later, Map<String, Double> earlier) {
+        var delta = new LinkedHashMap<String, Double>();
+        later.forEach((key, value) -> delta.put(key, value - earlier.getOrDefault(key, 0.0)));
+        return delta;
+    }
+
+    /** The benchmark measures over fixed windows: this is the passing of one, not a wait for a condition. */
+    static void pause(Duration duration) {
+        LockSupport.parkNanos(duration.toNanos());
+    }
+
+    /** What the benchmark reads at one instant. */
+    record Snapshot(long nanos, double dwdCpu, Map<String, Double> dwdThreads, Map<String, Double> othersCpu,
+                    ProcFs.MachineCpu machine, PrometheusText metrics, long shootHandshakes, String load) {
+
+        static Snapshot take(long pid, DwdProcess prober, Map<String, List<Long>> others, ShootApis shootApis)
+                throws IOException {
+            PrometheusText metrics = PrometheusText.parse(prober.metrics());
+            return new Snapshot(System.nanoTime(), ProcFs.cpuSeconds(pid), ProcFs.cpuByThreadGroup(pid), cpu(others),
+                    ProcFs.machineCpu(), metrics, shootApis.handshakes(), ProcFs.loadAverage());
+        }
+
+        double seconds(Snapshot earlier) {
+            return (nanos - earlier.nanos) / 1e9;
+        }
+    }
+
+    /** The prober's log, read as it grows. */
+    static final class LogTail {
+        private final Path file;
+        private long offset;
+        private String partial = "";
+
+        LogTail(Path file) {
+            this.file = file;
+        }
+
+        List<String> newLines() throws IOException {
+            var lines = new ArrayList<String>();
+            try (var in = new RandomAccessFile(file.toFile(), "r")) {
+                long length = in.length();
+                if (length <= offset) {
+                    return lines;
+                }
+                byte[] bytes = new byte[(int) (length - offset)];
+                in.seek(offset);
+                in.readFully(bytes);
+                offset = length;
+                String text = partial + new String(bytes, StandardCharsets.UTF_8);
+                int end = text.lastIndexOf('\n');
+                partial = text.substring(end + 1);
+                if (end >= 0) {
+                    lines.addAll(text.substring(0, end).lines().toList());
+                }
+            }
+            return lines;
+        }
+
+        List<String> all() throws IOException {
+            return Files.readAllLines(file);
+        }
+    }
+}
