@@ -27,10 +27,11 @@ app_java_home() {
 
 # Sets app_java_command (an array): the java command line of the module-path launch, up to --module.
 # The JVM ignores TMPDIR; dwd honours it, as Unix tools do (the tests keep their files out of /tmp so).
+# The JVM's perf data (what jps lists; jcmd <pid> works without it) can only live in /tmp: off with TMPDIR.
 app_java_command() {
   app_java_home >/dev/null
   app_java_command=("$app_java/bin/java" "@$app_root/deploy/jvm.args" -Ddwd.home="$app_root"
-    ${TMPDIR:+"-Djava.io.tmpdir=$TMPDIR"} --module-path "$app_jar:$app_dir/libs")
+    ${TMPDIR:+"-Djava.io.tmpdir=$TMPDIR" -XX:-UsePerfData} --module-path "$app_jar:$app_dir/libs")
 }
 app_main=(--module dwd.bootstrap/dwd.bootstrap.Main)
 
