@@ -150,11 +150,16 @@ final class ShootProbe {
             stage = ProbeStage.LEASES;
             var nodes = shoot.nodes();
             var machineList = machines.inNamespace(namespace);
+            // Lease ages are reckoned at the instant the list was asked for, not when it is evaluated:
+            // the server's snapshot is at least that recent, so a process starved of CPU after the
+            // answer cannot see renewed leases as expired (it may see them younger by the call's
+            // duration, bounded by probeTimeout).
+            Instant leasesAskedAt = scheduler.now();
             var leases = shoot.nodeLeases();
             Instant decidedAt = scheduler.now();
             LeaseVerdict verdict = LeaseVerdicts.decide(new LeaseProbeInput(nodes, machineList, leases,
                     current.workerNodeConditions(), current.nodeMonitorGracePeriod(),
-                    config.nodeLeaseFailureFraction(), decidedAt));
+                    config.nodeLeaseFailureFraction(), leasesAskedAt));
             hysteresis = hysteresis.observe(verdict.decision());
             Optional<Decision> action = hysteresis.action();
             Instant next = nextRun(decidedAt, verdict, action);

@@ -89,6 +89,7 @@ public final class SimulatedShoot implements ShootClients, Machines {
         private final Map<Call, Deque<Object>> failures = new HashMap<>();
         private final List<Instant> leaseReads = new ArrayList<>();
         private final Map<String, Instant> lastRenewal = new ConcurrentHashMap<>();
+        private Duration leaseAnswerDelay = Duration.ZERO;
 
         private Shoot(String namespace) {
             this.namespace = namespace;
@@ -141,6 +142,14 @@ public final class SimulatedShoot implements ShootClients, Machines {
             failures.computeIfAbsent(call, c -> new ArrayDeque<>()).add(new SlowFailure(duration, failure));
         }
 
+        /**
+         * The next lease list is answered, then {@code duration} passes before the caller gets it
+         * (a process starved of CPU); nothing else runs meanwhile.
+         */
+        public synchronized void delayNextLeaseAnswer(Duration duration) {
+            leaseAnswerDelay = duration;
+        }
+
         /** When the prober read this shoot's leases. */
         public synchronized List<Instant> leaseReads() {
             return List.copyOf(leaseReads);
@@ -188,10 +197,16 @@ public final class SimulatedShoot implements ShootClients, Machines {
                 @Override
                 public List<NodeLease> nodeLeases() {
                     failIfQueued(Call.LEASES);
+                    List<NodeLease> answer;
+                    Duration delay;
                     synchronized (Shoot.this) {
                         leaseReads.add(scheduler.now());
+                        answer = List.copyOf(leases.values());
+                        delay = leaseAnswerDelay;
+                        leaseAnswerDelay = Duration.ZERO;
                     }
-                    return List.copyOf(leases.values());
+                    scheduler.elapse(delay);
+                    return answer;
                 }
 
                 @Override
