@@ -398,7 +398,7 @@ class MonitoringIT {
 
     private static void collectGarbage(long pid) throws Exception {
         Path jcmd = Path.of(ProcessHandle.current().info().command().orElseThrow()).resolveSibling("jcmd");
-        Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.run").redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(jcmd.toString(), "-J-XX:-UsePerfData", Long.toString(pid), "GC.run").redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes());
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).as("jcmd GC.run: %s", output).isZero();
