@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.bootstrap.Cleanup;
 import dwd.bootstrap.prober.ProberEvents.FlowStarted;
 import dwd.bootstrap.prober.ProberEvents.Succeeded;
 import dwd.domain.lease.Decision;
@@ -19,13 +20,12 @@ import dwd.domain.scaling.ScaleDirection;
 import io.kubernetes.client.openapi.models.V1NodeCondition;
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Must-show 3: which nodes' leases count, decided on a real API server from real Nodes, Machines
@@ -53,16 +53,10 @@ class ProberCandidacyIT {
     private static final String POOL = "worker.gardener.cloud/pool";
     private static final String NOT_MANAGED = "node.machine.sapcloud.io/not-managed-by-mcm";
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
     private SeedFixture shoot;
     private String prefix;
-
-    @AfterEach
-    void cleanUp() throws Exception {
-        for (AutoCloseable closeable : cleanup.reversed()) {
-            closeable.close();
-        }
-    }
 
     @Test
     void onlyCandidateNodesLeasesCount(LocalControlPlane controlPlane) throws Exception {

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.bootstrap.Cleanup;
 import io.kubernetes.client.openapi.apis.EventsV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.RbacV1Subject;
@@ -20,13 +21,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The prober runs as an identity whose RBAC grants everything it needs except Events (the API
@@ -42,14 +42,8 @@ class ProberEventsForbiddenIT {
     static final String TOKEN = "dwd-it-prober-token-93fa41c2d8";
     static final String USER = "dwd-it-prober";
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
-
-    @AfterEach
-    void stopEverything() throws Exception {
-        for (AutoCloseable closeable : cleanup.reversed()) {
-            closeable.close();
-        }
-    }
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
     @Test
     void scalingGoesOnWhenEventsAreForbiddenAndNoLogLineCarriesTheToken(LocalControlPlane controlPlane) throws Exception {

@@ -11,6 +11,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.bootstrap.Cleanup;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
 import java.nio.file.Files;
@@ -23,8 +24,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two {@code ./dwd prober} processes with leader election: only the leader writes; the leader is
@@ -43,17 +44,11 @@ class ProberFailoverIT {
     static final Duration RETRY_PERIOD = Duration.ofSeconds(1);
     static final Path AUDIT_LOG = Path.of("target/failover-audit.log");
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
     /** One audited write. */
     record Write(Instant received, String userAgent, String verb, String resource, String subresource, String name) { }
-
-    @AfterEach
-    void stopEverything() throws Exception {
-        for (AutoCloseable closeable : cleanup.reversed()) {
-            closeable.close();
-        }
-    }
 
     @Test
     void theStandbyTakesOverFromAKilledLeaderMidFlowAndOnlyOneProcessEverWrites(LocalControlPlane controlPlane)

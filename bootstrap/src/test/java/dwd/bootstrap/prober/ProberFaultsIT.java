@@ -8,6 +8,7 @@ import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import dwd.application.port.out.ApiFailure.Kind;
 import dwd.application.port.out.ProberObserver.FlowOutcome;
 import dwd.application.port.out.ProberObserver.ProbeStage;
+import dwd.bootstrap.Cleanup;
 import dwd.bootstrap.prober.FaultProxy.Answer;
 import dwd.bootstrap.prober.FaultProxy.Exchange;
 import dwd.bootstrap.prober.ProberEvents.Failed;
@@ -29,13 +30,12 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Must-show 4: faults on the way to the shoot's API server never scale anything, and the seed-side
@@ -72,14 +72,8 @@ class ProberFaultsIT {
                 scaleDown: {level: 0}
             """.formatted(SECRET);
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
-
-    @AfterEach
-    void cleanUp() throws Exception {
-        for (AutoCloseable closeable : cleanup.reversed()) {
-            closeable.close();
-        }
-    }
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
     @Test
     void faultsOfTheShootsApiServerNeverScaleAnything(LocalControlPlane controlPlane) throws Exception {

@@ -8,18 +8,17 @@ import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.bootstrap.Cleanup;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code /healthz} and {@code /readyz} of {@code ./dwd prober} with leader election, through its
@@ -30,14 +29,8 @@ import org.junit.jupiter.api.Test;
 @WithLocalControlPlane
 class ProberHealthIT {
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
-
-    @AfterEach
-    void stopEverything() throws Exception {
-        for (AutoCloseable closeable : cleanup.reversed()) {
-            closeable.close();
-        }
-    }
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
     @Test
     void healthAndReadinessAcrossStartupLeadershipAStalledLoopAndShutdown(LocalControlPlane controlPlane)

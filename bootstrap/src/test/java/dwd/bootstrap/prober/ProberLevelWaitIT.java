@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.bootstrap.Cleanup;
 import dwd.bootstrap.DwdProcess;
 import dwd.bootstrap.prober.DeploymentRecorder.Change;
 import dwd.domain.config.GoDuration;
@@ -17,11 +18,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The scale-up's levels on a real API server, with {@code ./dwd prober} as an operator runs it (no
@@ -36,14 +36,8 @@ class ProberLevelWaitIT {
 
     static final Duration MCM_TIMEOUT = Duration.ofSeconds(4);
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
-
-    @AfterEach
-    void stopEverything() throws Exception {
-        for (AutoCloseable closeable : cleanup.reversed()) {
-            closeable.close();
-        }
-    }
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
     @Test
     void eachLevelWaitsForTheReadinessOfTheOneBeforeUpToItsTimeout(LocalControlPlane controlPlane) throws Exception {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.bootstrap.Cleanup;
 import dwd.bootstrap.prober.ProberEvents.Started;
 import dwd.bootstrap.prober.ProberEvents.Stopped;
 import dwd.bootstrap.prober.ProberEvents.Succeeded;
@@ -12,13 +13,12 @@ import dwd.domain.lease.Decision;
 import dwd.domain.lease.Exclusion;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Must-show 2: probes appear and disappear as the shoot in a Cluster object goes through its
@@ -43,14 +43,8 @@ class ProberLifecycleIT {
                 scaleDown: {level: 0}
             """.formatted(SECRET);
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
-
-    @AfterEach
-    void cleanUp() throws Exception {
-        for (AutoCloseable closeable : cleanup.reversed()) {
-            closeable.close();
-        }
-    }
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
     @Test
     void probesAppearAndDisappearWithTheShootsLifecycle(LocalControlPlane controlPlane) throws Exception {

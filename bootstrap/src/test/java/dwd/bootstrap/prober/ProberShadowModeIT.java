@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.bootstrap.Cleanup;
 import dwd.bootstrap.prober.ShadowProber.WouldScale;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -28,8 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Shadow mode of {@code ./dwd prober} end to end, on a real API server with RBAC and static-token
@@ -47,14 +48,8 @@ class ProberShadowModeIT {
     static final String NO_SCALING = "dwd-prober-without-scale-rights";
     private static final Duration STEP = Duration.ofSeconds(60);
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
-
-    @AfterEach
-    void stopEverything() throws Exception {
-        for (AutoCloseable closeable : cleanup.reversed()) {
-            closeable.close();
-        }
-    }
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
     /** A shoot of 5 nodes with the three dependents at 3 / 2 / 1 replicas and kubelets renewing. */
     private SeedFixture shoot(LocalControlPlane controlPlane, String namespace, List<String> nodes) throws ApiException {

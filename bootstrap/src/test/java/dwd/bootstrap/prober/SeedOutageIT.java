@@ -10,6 +10,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.bootstrap.Cleanup;
 import dwd.bootstrap.DwdProcess;
 import dwd.bootstrap.WeederObjects;
 import io.kubernetes.client.openapi.ApiClient;
@@ -18,10 +19,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,17 +40,11 @@ class SeedOutageIT {
     /** At most one warning in any such window, per role. */
     private static final Duration WARNING_SPACING = Duration.ofSeconds(5);
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void stopEverything() throws Exception {
-        for (AutoCloseable closeable : cleanup.reversed()) {
-            closeable.close();
-        }
-    }
 
     @Test
     void bothRolesReportATenSecondOutageOnceAndResumeByThemselves(LocalControlPlane controlPlane, ApiClient client)

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.bootstrap.Cleanup;
 import dwd.bootstrap.DwdProcess;
 import dwd.bootstrap.WeederObjects;
 import dwd.bootstrap.prober.FaultProxy;
@@ -18,8 +19,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,17 +39,11 @@ class SeedRateLimitIT {
     private static final double QPS = 5;
     private static final int BURST = 5;
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void stopEverything() throws Exception {
-        for (AutoCloseable closeable : cleanup.reversed()) {
-            closeable.close();
-        }
-    }
 
     @Test
     void theWeederSendsNoMoreThanTheBucketAllows(LocalControlPlane controlPlane, ApiClient client) throws Exception {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.bootstrap.Cleanup;
 import dwd.bootstrap.prober.FaultProxy;
 import dwd.bootstrap.prober.PrometheusText;
 import io.kubernetes.client.openapi.ApiClient;
@@ -15,12 +16,10 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code /healthz} and {@code /readyz} of {@code ./dwd weeder} with leader election, through its
@@ -32,14 +31,8 @@ import org.junit.jupiter.api.Test;
 @WithLocalControlPlane
 class WeederHealthIT {
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
-
-    @AfterEach
-    void stopEverything() throws Exception {
-        for (AutoCloseable closeable : cleanup.reversed()) {
-            closeable.close();
-        }
-    }
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
     @Test
     void healthAndReadinessAcrossStartupLeadershipAndShutdown(LocalControlPlane controlPlane) throws Exception {

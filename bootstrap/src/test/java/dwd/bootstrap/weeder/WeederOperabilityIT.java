@@ -10,6 +10,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.bootstrap.Cleanup;
 import dwd.bootstrap.prober.PrometheusText;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
@@ -35,13 +36,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two {@code ./dwd weeder} processes with leader election against a real API server: only the
@@ -57,14 +57,8 @@ public class WeederOperabilityIT {
     static final String POD = OWNER + "-x2k4q";
     static final String LOCK = "dwd-weeder-leader-election";
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
-
-    @AfterEach
-    void stopEverything() throws Exception {
-        for (AutoCloseable closeable : cleanup.reversed()) {
-            closeable.close();
-        }
-    }
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
     @Test
     void onlyTheLeaderWeedsAndItsWorkShowsInMetricsStatusEventsAndLogs(LocalControlPlane controlPlane, ApiClient client)
