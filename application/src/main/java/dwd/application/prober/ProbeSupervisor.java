@@ -10,6 +10,8 @@ import dwd.domain.cluster.ClusterShoot;
 import dwd.domain.cluster.Eligibility;
 import dwd.domain.cluster.ProbeEligibility;
 import dwd.domain.config.ProberConfig;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -35,6 +37,8 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
     private final ProberObserver observer;
     private final RandomGenerator random;
     private final ConcurrentHashMap<String, ShootProbe> probes = new ConcurrentHashMap<>();
+    /** The earliest instant the next probe's first run may come; guarded by this. */
+    private Instant nextFirstRunSlot = Instant.MIN;
     /** The last reason a shoot could not be decided, so that a broken Cluster is logged once, not on every event. */
     private final ConcurrentHashMap<String, String> lastProblem = new ConcurrentHashMap<>();
 
@@ -68,7 +72,7 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
                     yield existing;
                 }
                 ShootProbe probe = newProbe(ns, settings);
-                probe.start();
+                probe.start(firstRunDelay());
                 yield probe;
             }
             case LEAVE_AS_IS -> {
@@ -108,6 +112,23 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
                 entry.getValue().close("prober shutting down");
             }
         }
+    }
+
+    /**
+     * The initial delay, or more when other probes started just before: first runs are spaced by
+     * {@link ProberTuning#firstRunSpacing()}. A prober starting on a seed of 10,000 shoots would
+     * otherwise open 10,000 connections and build 10,000 clients within the seconds the Clusters'
+     * first list takes, and starve its own Lease renewal; at the default spacing (10 ms), 300 shoots
+     * start within 3 s and 10,000 within 100 s.
+     */
+    private synchronized Duration firstRunDelay() {
+        Instant now = scheduler.now();
+        Instant slot = now.plus(config.initialDelay());
+        if (slot.isBefore(nextFirstRunSlot)) {
+            slot = nextFirstRunSlot;
+        }
+        nextFirstRunSlot = slot.plus(tuning.firstRunSpacing());
+        return Duration.between(now, slot);
     }
 
     private ShootProbe newProbe(String namespace, ShootSettings settings) {

@@ -18,6 +18,9 @@ import java.util.Optional;
  * @param readinessPoll spacing of those checks
  * @param throttleBackoff pause after a 429 that carries no Retry-After
  * @param minProbeSpacing the floor between two probe runs when probing early for a predicted crossing
+ * @param firstRunSpacing the least time between the first runs of two probes: when many shoots arrive
+ *     at once (a prober starting on a large seed), their first runs, which open a connection and
+ *     build a client each, are spread out instead of all coming after the same initial delay
  */
 public record ProberTuning(
         int attempts,
@@ -25,7 +28,8 @@ public record ProberTuning(
         Optional<Duration> readinessTimeout,
         Duration readinessPoll,
         Duration throttleBackoff,
-        Duration minProbeSpacing) {
+        Duration minProbeSpacing,
+        Duration firstRunSpacing) {
 
     public ProberTuning {
         Objects.requireNonNull(readinessTimeout, "readinessTimeout");
@@ -33,13 +37,13 @@ public record ProberTuning(
 
     public static ProberTuning defaults() {
         return new ProberTuning(3, Duration.ofMillis(100), Optional.empty(), Duration.ofSeconds(1),
-                Duration.ofSeconds(10), Duration.ofMillis(500));
+                Duration.ofSeconds(10), Duration.ofMillis(500), Duration.ofMillis(10));
     }
 
     /** These constants, with every readiness wait bounded by {@code timeout} instead of the resource's own. */
     public ProberTuning withReadinessTimeout(Duration timeout) {
         return new ProberTuning(attempts, retryBackoff, Optional.of(timeout), readinessPoll, throttleBackoff,
-                minProbeSpacing);
+                minProbeSpacing, firstRunSpacing);
     }
 
     /** How long a resource whose configured {@code timeout} is {@code resourceTimeout} is watched for ready replicas. */

@@ -81,9 +81,10 @@ final class ShootProbe {
         this.hysteresis = Hysteresis.initial(config.failureThreshold(), config.successThreshold());
     }
 
-    void start() {
+    /** Starts probing: the first run comes after {@code firstRunDelay} (at least the initial delay). */
+    void start(Duration firstRunDelay) {
         observer.probeStarted(namespace);
-        scheduleRunIn(config.initialDelay());
+        scheduleRunIn(firstRunDelay);
     }
 
     /** New per-shoot settings, used from the next run on; the probe keeps its state. */

@@ -23,7 +23,7 @@ final class InJvmProber implements AutoCloseable {
 
     /** Quick retries, a short readiness wait, a 2 s back-off after a 429 without Retry-After. */
     static final ProberTuning TUNING = new ProberTuning(3, Duration.ofMillis(100), Optional.of(Duration.ofMillis(200)),
-            Duration.ofMillis(100), Duration.ofSeconds(2), Duration.ofMillis(200));
+            Duration.ofMillis(100), Duration.ofSeconds(2), Duration.ofMillis(200), Duration.ofMillis(10));
 
     private final ProberEvents events = new ProberEvents();
     private final ProberRuntime runtime;

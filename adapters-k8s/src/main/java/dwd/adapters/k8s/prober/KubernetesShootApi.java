@@ -28,9 +28,15 @@ import okhttp3.OkHttpClient;
 
 /**
  * Reads of one shoot's API server for one probe run: requests are built by the shoot's client and
- * sent through the run's own transport, whose connection is closed when the run ends. Responses are
- * read as plain JSON, never through client-java's strict models: a shoot may run a newer Kubernetes
- * than client-java knows, and a new field on Node must not stop the probe.
+ * sent through the shoot's transport, which keeps at most one connection between runs. Responses
+ * are read as plain JSON, never through client-java's strict models: a shoot may run a newer
+ * Kubernetes than client-java knows, and a new field on Node must not stop the probe.
+ *
+ * <p>A run never depends on a connection kept from an earlier run: when the run starts with one, its
+ * first request is the liveness check of that connection and gets at most {@link #LIVENESS_BOUND};
+ * if it times out or the connection fails, the connection is dropped and the request is sent again
+ * on a new connection with the run's full timeout. A run that fails in any way drops its connection,
+ * so the next run starts on a new one.
  */
 final class KubernetesShootApi implements ShootApi {
 
@@ -38,27 +44,39 @@ final class KubernetesShootApi implements ShootApi {
     /** Lists are read in pages, so a large shoot's nodes are never all in memory as JSON at once. */
     static final int PAGE_SIZE = 500;
 
+    /**
+     * How long the first request of a run may take on a connection kept from an earlier run before
+     * that connection is given up for a new one. A live API server answers {@code /version} in
+     * milliseconds; a connection that broke silently (a load balancer dropped it) would otherwise
+     * hold the run for its whole timeout.
+     */
+    static final Duration LIVENESS_BOUND = Duration.ofSeconds(2);
+
     private final ApiClient client;
     private final OkHttpClient transport;
     private final Duration timeout;
     private final String shoot;
+    /** True until the run's first request was answered, when the run began on a kept connection. */
+    private boolean keptConnectionUnproven;
+    private boolean failed;
 
     /**
      * @param client    builds the requests (server, credentials) and reads the answers
-     * @param transport sends them; owned by this run, its connections are closed by {@link #close()}
+     * @param transport sends them; its one pooled connection is kept for the next run unless this one
+     *                  fails ({@link #close()})
      */
     KubernetesShootApi(String namespace, ApiClient client, OkHttpClient transport, Duration timeout) {
         this.client = client;
         this.transport = transport;
         this.timeout = timeout;
         this.shoot = "shoot " + namespace + " (" + client.getBasePath() + ")";
+        this.keptConnectionUnproven = transport.connectionPool().idleConnectionCount() > 0;
     }
 
     @Override
     public String version() {
         String action = shoot + ": GET /version";
-        JsonObject version = ApiFailures.call(action,
-                () -> JsonCalls.execute(client, onThisRun(new VersionApi(client).getCode().buildCall(null)), timeout));
+        JsonObject version = send(action, () -> new VersionApi(client).getCode().buildCall(null), timeout);
         return JsonFields.string(version, "gitVersion")
                 .orElseThrow(() -> new ApiFailure(ApiFailure.Kind.INVALID, action + ": the answer has no gitVersion"));
     }
@@ -80,15 +98,48 @@ final class KubernetesShootApi implements ShootApi {
                 KubernetesShootApi::toLease);
     }
 
-    /** Ends the run: its connection is closed, never handed to a later run. */
+    /** Ends the run: a failed run closes its connection, a successful one leaves it for the next run. */
     @Override
     public void close() {
-        transport.connectionPool().evictAll();
+        if (failed) {
+            transport.connectionPool().evictAll();
+        }
     }
 
-    /** The call, sent through this run's transport. */
-    private Call onThisRun(Call built) {
+    /**
+     * Sends the call that {@code build} makes through the shoot's transport within {@code bound}. The
+     * run's first request on a kept connection gets {@link #LIVENESS_BOUND}; a timeout or a broken
+     * connection then costs that connection, and the request is sent again on a new one.
+     */
+    private JsonObject send(String action, CallBuilder build, Duration bound) {
+        try {
+            if (keptConnectionUnproven) {
+                keptConnectionUnproven = false;
+                Duration liveness = bound.compareTo(LIVENESS_BOUND) < 0 ? bound : LIVENESS_BOUND;
+                try {
+                    return ApiFailures.call(action, () -> JsonCalls.execute(client, onTransport(build.call()), liveness));
+                } catch (ApiFailure failure) {
+                    if (!failure.is(ApiFailure.Kind.TIMEOUT) && !failure.is(ApiFailure.Kind.UNAVAILABLE)) {
+                        throw failure;
+                    }
+                    transport.connectionPool().evictAll();
+                }
+            }
+            return ApiFailures.call(action, () -> JsonCalls.execute(client, onTransport(build.call()), bound));
+        } catch (ApiFailure failure) {
+            failed = true;
+            throw failure;
+        }
+    }
+
+    private Call onTransport(Call built) {
         return transport.newCall(built.request());
+    }
+
+    /** Builds a call with the shoot's client (server, credentials), not yet sent. */
+    @FunctionalInterface
+    private interface CallBuilder {
+        Call call() throws ApiException;
     }
 
     /** Builds the call for one page, given the continue token of the previous page (null for the first). */
@@ -105,12 +156,12 @@ final class KubernetesShootApi implements ShootApi {
         do {
             Duration remaining = Duration.ofNanos(deadline - System.nanoTime());
             if (remaining.isNegative() || remaining.isZero()) {
+                failed = true;
                 throw new ApiFailure(ApiFailure.Kind.TIMEOUT,
                         action + ": timed out: not all pages arrived within " + GoDuration.format(timeout));
             }
             String continueToken = token;
-            JsonObject page = ApiFailures.call(action,
-                    () -> JsonCalls.execute(client, onThisRun(pageCall.page(continueToken)), remaining));
+            JsonObject page = send(action, () -> pageCall.page(continueToken), remaining);
             for (JsonObject item : JsonFields.objects(page, "items")) {
                 items.add(map.apply(item));
             }

@@ -20,23 +20,27 @@ import okhttp3.OkHttpClient;
  * Clients for the shoots' API servers, from the {@code kubeconfig} of each shoot's access secret in
  * the seed.
  *
- * <p>A connection never outlives its probe run: every run gets a connection pool of its own, so its
- * first request opens a new connection (TCP and TLS), its other requests use that one, and the pool
- * is emptied when the run ends. A run therefore never rides a connection that broke since an
- * earlier run (the original's reason for opening a connection per request), while a run costs one
- * connection instead of three.
- *
- * <p>What does outlive a run is the client built from the kubeconfig (parsed and checked document,
- * credentials, trust store, TLS context): it is kept per shoot namespace while the secret's kubeconfig
- * stays byte for byte the same, and rebuilt when it changes (a rotated token or CA). Its TLS context
- * keeps the server's session ticket, so a run's handshake resumes the session instead of verifying
- * the certificate chain again, where the server allows it. Clients of shoots not probed for
- * {@link #IDLE_EVICTION} are dropped.
+ * <p>Per shoot, one client is kept while the secret's kubeconfig stays byte for byte the same (parsed
+ * and checked document, credentials, trust store, TLS context), and rebuilt when it changes (a
+ * rotated token or CA). Its transport keeps at most one connection (HTTP/1.1, so no two requests
+ * share it at once) from one probe run to the next: a run in the steady state opens no connection
+ * and does no TLS handshake. The original opens a connection per request so that a broken one can
+ * never fail a probe; here a run proves a kept connection with its first request, within
+ * {@link KubernetesShootApi#LIVENESS_BOUND}, and moves to a new connection if that fails; a failed
+ * run drops its connection; a connection idle for {@link #KEPT_CONNECTION_IDLE_LIMIT} is closed. A
+ * new connection resumes the TLS session kept in the client's TLS context where the server allows
+ * it. Clients of shoots not probed for {@link #IDLE_EVICTION} are dropped.
  */
 public final class KubernetesShootClients implements ShootClients, AutoCloseable {
 
     /** A client no probe run used for this long is dropped (its shoot was deleted, hibernated, moved). */
     static final Duration IDLE_EVICTION = Duration.ofMinutes(10);
+
+    /**
+     * A connection no run used for this long is closed rather than kept: longer than a probe interval
+     * with its jitter (Gardener: 30 s + 20 %), shorter than the idle timeouts of common load balancers.
+     */
+    static final Duration KEPT_CONNECTION_IDLE_LIMIT = Duration.ofSeconds(90);
 
     private final KubeconfigSecrets secrets;
     private final UnaryOperator<ApiClient> tuneShootClient;
@@ -78,7 +82,7 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
         }
         client.lastUsed = System.nanoTime();
         evictIdleClients();
-        return new KubernetesShootApi(namespace, client.api, client.transportForOneRun(), callTimeout);
+        return new KubernetesShootApi(namespace, client.api, client.transport, callTimeout);
     }
 
     /** Whether the secret cache already holds {@code namespace/secretName} (for tests). */
@@ -117,29 +121,25 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
         final byte[] kubeconfig;
         final Duration callTimeout;
         final ApiClient api;
+        /** The client's settings (TLS context, credentials, timeouts, interceptors) with a pool of its own. */
+        final OkHttpClient transport;
         volatile long lastUsed;
 
         ShootClient(byte[] kubeconfig, Duration callTimeout, ApiClient api) {
             this.kubeconfig = kubeconfig;
             this.callTimeout = callTimeout;
             this.api = api;
+            this.transport = api.getHttpClient().newBuilder()
+                    .connectionPool(new ConnectionPool(1, KEPT_CONNECTION_IDLE_LIMIT.toSeconds(), TimeUnit.SECONDS))
+                    .build();
         }
 
         boolean builtFrom(byte[] document, Duration timeout) {
             return callTimeout.equals(timeout) && Arrays.equals(kubeconfig, document);
         }
 
-        /**
-         * The client's settings (TLS context, credentials, timeouts, interceptors) with a connection pool
-         * of its own: at most one connection, closed when the run ends ({@link KubernetesShootApi#close()}).
-         */
-        OkHttpClient transportForOneRun() {
-            return api.getHttpClient().newBuilder()
-                    .connectionPool(new ConnectionPool(1, 5, TimeUnit.MINUTES))
-                    .build();
-        }
-
         void release() {
+            transport.connectionPool().evictAll();
             OwnedClients.release(api);
         }
     }

@@ -287,21 +287,70 @@ class KubernetesShootClientsIT {
     }
 
     @Test
-    void aConnectionServesOneRunOnlyAndIsClosedWhenTheRunEnds() throws IOException, ApiException {
+    void aRunLeavesItsConnectionToTheNextRun() throws IOException, ApiException {
         try (var server = LoopbackServer.versionServer()) {
+            createKubeconfigSecret(server.kubeconfig());
+            for (int run = 0; run < 3; run++) {
+                try (ShootApi shoot = shootClients.open(namespace, SECRET, TIMEOUT)) {
+                    assertThat(shoot.version()).isEqualTo("v1.36.0-loopback");
+                    assertThat(shoot.version()).isEqualTo("v1.36.0-loopback");
+                }
+            }
+            assertThat(server.requests()).isEqualTo(6);
+            assertThat(server.connections()).as("three runs on one connection").isEqualTo(1);
+            assertThat(server.closedByClients()).isZero();
+            assertThat(shootClients.clientsKept()).as("the client built from the kubeconfig is kept").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aFailedRunClosesItsConnectionSoTheNextRunStartsOnANewOne() throws IOException, ApiException {
+        try (var server = LoopbackServer.answering(500)) {
+            createKubeconfigSecret(server.kubeconfig());
+            for (int run = 1; run <= 2; run++) {
+                try (ShootApi shoot = shootClients.open(namespace, SECRET, TIMEOUT)) {
+                    assertThatThrownBy(shoot::version).isInstanceOfSatisfying(ApiFailure.class,
+                            failure -> assertThat(failure.kind()).isEqualTo(Kind.UNAVAILABLE));
+                }
+                int closed = run;
+                await().atMost(Duration.ofSeconds(10)).until(() -> server.closedByClients() == closed);
+            }
+            assertThat(server.connections()).as("each failed run's connection closed, none reused").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aKeptConnectionThatStoppedAnsweringCostsTheLivenessBoundThenTheRunGoesOnOnANewOne()
+            throws IOException, ApiException {
+        try (var server = LoopbackServer.breakingEachConnectionAfter(1, LoopbackServer.AfterShare.GO_SILENT)) {
             createKubeconfigSecret(server.kubeconfig());
             try (ShootApi shoot = shootClients.open(namespace, SECRET, TIMEOUT)) {
                 assertThat(shoot.version()).isEqualTo("v1.36.0-loopback");
-                assertThat(shoot.version()).isEqualTo("v1.36.0-loopback");
-                assertThat(server.connections()).as("the run's requests share its connection").isEqualTo(1);
             }
-            await().atMost(Duration.ofSeconds(10)).until(() -> server.closedByClients() == 1);
+            long started = System.nanoTime();
             try (ShootApi shoot = shootClients.open(namespace, SECRET, TIMEOUT)) {
-                assertThat(shoot.version()).isEqualTo("v1.36.0-loopback");
+                assertThat(shoot.version()).as("answered on a new connection").isEqualTo("v1.36.0-loopback");
             }
-            assertThat(server.connections()).as("the next run opens a connection of its own").isEqualTo(2);
-            await().atMost(Duration.ofSeconds(10)).until(() -> server.closedByClients() == 2);
-            assertThat(shootClients.clientsKept()).as("the client built from the kubeconfig is kept").isEqualTo(1);
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .isGreaterThanOrEqualTo(KubernetesShootApi.LIVENESS_BOUND.minusMillis(50))
+                    .isLessThan(TIMEOUT);
+            assertThat(server.connections()).isEqualTo(2);
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.closedByClients() == 1);
+        }
+    }
+
+    @Test
+    void aKeptConnectionTheServerClosedIsReplacedWithoutWaiting() throws IOException, ApiException {
+        try (var server = LoopbackServer.breakingEachConnectionAfter(1, LoopbackServer.AfterShare.CLOSE)) {
+            createKubeconfigSecret(server.kubeconfig());
+            for (int run = 0; run < 3; run++) {
+                long started = System.nanoTime();
+                try (ShootApi shoot = shootClients.open(namespace, SECRET, TIMEOUT)) {
+                    assertThat(shoot.version()).isEqualTo("v1.36.0-loopback");
+                }
+                assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(KubernetesShootApi.LIVENESS_BOUND);
+            }
+            assertThat(server.connections()).isEqualTo(3);
         }
     }
 

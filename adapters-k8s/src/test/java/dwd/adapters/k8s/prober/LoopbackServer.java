@@ -13,31 +13,61 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A plain-HTTP server on 127.0.0.1 for what a real API server will not do: never answer, or count
- * the connections its clients open.
+ * A plain-HTTP server on 127.0.0.1 for what a real API server will not do: never answer, count the
+ * connections its clients open, or let a connection break after some requests.
  */
 final class LoopbackServer implements AutoCloseable {
 
+    /** What a connection does once it has answered its share of requests. */
+    enum AfterShare { KEEP_ANSWERING, GO_SILENT, CLOSE }
+
     private final ServerSocket socket;
     private final boolean answers;
+    private final int status;
+    private final int requestsPerConnection;
+    private final AfterShare afterShare;
     private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger closedByClients = new AtomicInteger();
     private final List<Socket> open = new CopyOnWriteArrayList<>();
 
-    private LoopbackServer(boolean answers) throws IOException {
+    private LoopbackServer(boolean answers, int status, int requestsPerConnection, AfterShare afterShare)
+            throws IOException {
         this.socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.answers = answers;
+        this.status = status;
+        this.requestsPerConnection = requestsPerConnection;
+        this.afterShare = afterShare;
         Thread.ofVirtual().start(this::acceptAll);
     }
 
     /** Accepts connections and never sends a byte. */
     static LoopbackServer silent() throws IOException {
-        return new LoopbackServer(false);
+        return new LoopbackServer(false, 200, 0, AfterShare.GO_SILENT);
     }
 
     /** Answers every request with a {@code /version} document, keeping connections open for reuse. */
     static LoopbackServer versionServer() throws IOException {
-        return new LoopbackServer(true);
+        return new LoopbackServer(true, 200, Integer.MAX_VALUE, AfterShare.KEEP_ANSWERING);
+    }
+
+    /** Answers every request with {@code status} and a {@code /version} body, keeping connections open. */
+    static LoopbackServer answering(int status) throws IOException {
+        return new LoopbackServer(true, status, Integer.MAX_VALUE, AfterShare.KEEP_ANSWERING);
+    }
+
+    /**
+     * Answers the first {@code requests} requests of each connection with a {@code /version}
+     * document; then the connection goes silent (a connection that broke without a word: the client
+     * can still write, nothing comes back) or is closed.
+     */
+    static LoopbackServer breakingEachConnectionAfter(int requests, AfterShare then) throws IOException {
+        return new LoopbackServer(true, 200, requests, then);
+    }
+
+    /** Requests answered, on all connections. */
+    int requests() {
+        return requests.get();
     }
 
     String url() {
@@ -96,7 +126,7 @@ final class LoopbackServer implements AutoCloseable {
         try (connection;
              var in = new BufferedReader(new InputStreamReader(connection.getInputStream(), StandardCharsets.ISO_8859_1))) {
             OutputStream out = connection.getOutputStream();
-            while (true) {
+            for (int answered = 0; ; answered++) {
                 String requestLine = in.readLine();
                 if (requestLine == null) {
                     closedByClients.incrementAndGet();
@@ -106,10 +136,17 @@ final class LoopbackServer implements AutoCloseable {
                 do {
                     header = in.readLine();
                 } while (header != null && !header.isEmpty());
-                out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: keep-alive\r\n"
+                if (answered >= requestsPerConnection) {
+                    continue; // silent: read on, answer nothing
+                }
+                requests.incrementAndGet();
+                out.write(("HTTP/1.1 " + status + " Status\r\nContent-Type: application/json\r\nConnection: keep-alive\r\n"
                         + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
                 out.write(body);
                 out.flush();
+                if (answered + 1 >= requestsPerConnection && afterShare == AfterShare.CLOSE) {
+                    return;
+                }
             }
         } catch (IOException closed) {
             // the client went away
