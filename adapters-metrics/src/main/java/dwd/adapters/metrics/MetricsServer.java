@@ -59,7 +59,7 @@ public final class MetricsServer implements AutoCloseable {
     private void scrape(HttpExchange exchange) throws IOException {
         try (exchange) {
             if (Responses.isRead(exchange)) {
-                Responses.send(exchange, 200, TEXT_FORMAT, registry.scrape());
+                Responses.stream(exchange, 200, TEXT_FORMAT, registry::scrape);
             }
         }
     }

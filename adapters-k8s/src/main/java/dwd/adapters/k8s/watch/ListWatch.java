@@ -5,6 +5,8 @@ import com.google.gson.JsonIOException;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import dwd.adapters.k8s.ApiFailures;
 import dwd.adapters.k8s.JsonFields;
 import dwd.application.port.out.ApiFailure;
@@ -274,20 +276,48 @@ public final class ListWatch<T> implements AutoCloseable {
         }
     }
 
+    /**
+     * Lists from {@code from}. The answer is read item by item, never held whole: a seed's 10,000
+     * Clusters or Secrets are tens of MB as JSON and several times that as a parsed tree.
+     */
     private void list(String from) {
         String action = "listing " + kinds;
-        JsonObject list;
-        try (Response response = send(action, false, from, null)) {
-            list = parseObject(action, response.body().charStream());
-        }
-        resourceVersion = JsonFields.string(list, "metadata", "resourceVersion").orElse("");
         Set<String> listed = new HashSet<>();
-        for (JsonObject object : JsonFields.objects(list, "items")) {
-            key(object).ifPresent(key -> {
-                listed.add(key.namespace() + "/" + key.name());
-                store(key, object);
-            });
+        String listedVersion = "";
+        try (Response response = send(action, false, from, null);
+             JsonReader reader = new JsonReader(response.body().charStream())) {
+            reader.beginObject();
+            while (reader.hasNext()) {
+                switch (reader.nextName()) {
+                    case "metadata" -> listedVersion = JsonFields.string(asObject(JsonParser.parseReader(reader)),
+                            "resourceVersion").orElse("");
+                    case "items" -> {
+                        if (reader.peek() == JsonToken.NULL) {
+                            reader.nextNull();
+                            continue;
+                        }
+                        reader.beginArray();
+                        while (reader.hasNext()) {
+                            JsonObject object = asObject(JsonParser.parseReader(reader));
+                            key(object).ifPresent(key -> {
+                                listed.add(key.namespace() + "/" + key.name());
+                                store(key, object);
+                            });
+                        }
+                        reader.endArray();
+                    }
+                    default -> reader.skipValue();
+                }
+            }
+            reader.endObject();
+        } catch (IOException e) {
+            throw ApiFailures.translate(action, e);
+        } catch (JsonIOException e) {
+            throw ApiFailures.translate(action, e.getCause() instanceof IOException io ? io : e);
+        } catch (JsonParseException | IllegalStateException e) {
+            throw ApiFailures.translate(action, new JsonParseException("not a list: " + e.getMessage(), e));
         }
+        resourceVersion = listedVersion;
         for (var namespace : byNamespace.entrySet()) {
             for (String name : List.copyOf(namespace.getValue().keySet())) {
                 if (!listed.contains(namespace.getKey() + "/" + name)) {
@@ -390,6 +420,13 @@ public final class ListWatch<T> implements AutoCloseable {
         } catch (IOException e) {
             return "";
         }
+    }
+
+    private static JsonObject asObject(JsonElement element) {
+        if (!element.isJsonObject()) {
+            throw new JsonParseException("not a JSON object");
+        }
+        return element.getAsJsonObject();
     }
 
     private static JsonObject parseObject(String action, Reader reader) {
