@@ -54,6 +54,7 @@ final class KubernetesShootApi implements ShootApi {
 
     private final ApiClient client;
     private final OkHttpClient transport;
+    private final KeptConnection kept;
     private final Duration timeout;
     private final String shoot;
     /** True until the run's first request was answered, when the run began on a kept connection. */
@@ -62,15 +63,18 @@ final class KubernetesShootApi implements ShootApi {
 
     /**
      * @param client    builds the requests (server, credentials) and reads the answers
-     * @param transport sends them; its one pooled connection is kept for the next run unless this one
-     *                  fails ({@link #close()})
+     * @param transport sends them
+     * @param kept      the connection the transport keeps for the shoot: kept for the next run unless
+     *                  this one fails ({@link #close()})
      */
-    KubernetesShootApi(String namespace, ApiClient client, OkHttpClient transport, Duration timeout) {
+    KubernetesShootApi(String namespace, ApiClient client, OkHttpClient transport, KeptConnection kept,
+            Duration timeout) {
         this.client = client;
         this.transport = transport;
+        this.kept = kept;
         this.timeout = timeout;
         this.shoot = "shoot " + namespace + " (" + client.getBasePath() + ")";
-        this.keptConnectionUnproven = transport.connectionPool().idleConnectionCount() > 0;
+        this.keptConnectionUnproven = kept.open();
     }
 
     @Override
@@ -102,7 +106,7 @@ final class KubernetesShootApi implements ShootApi {
     @Override
     public void close() {
         if (failed) {
-            transport.connectionPool().evictAll();
+            kept.close();
         }
     }
 
@@ -122,7 +126,7 @@ final class KubernetesShootApi implements ShootApi {
                     if (!failure.is(ApiFailure.Kind.TIMEOUT) && !failure.is(ApiFailure.Kind.UNAVAILABLE)) {
                         throw failure;
                     }
-                    transport.connectionPool().evictAll();
+                    kept.close();
                 }
             }
             return ApiFailures.call(action, () -> JsonCalls.execute(client, onTransport(build.call()), bound));

@@ -304,6 +304,24 @@ class KubernetesShootClientsIT {
     }
 
     @Test
+    void twoShootsOnTheSameServerNeverShareAConnection() throws IOException, ApiException {
+        try (var server = LoopbackServer.versionServer()) {
+            createKubeconfigSecret(server.kubeconfig());
+            String other = controlPlane.createNamespace("shoot--clients-other");
+            core.createNamespacedSecret(other, new V1Secret().metadata(new V1ObjectMeta().name(SECRET))
+                    .data(Map.of("kubeconfig", server.kubeconfig().getBytes(StandardCharsets.UTF_8)))).execute();
+            for (int run = 0; run < 2; run++) {
+                for (String shoot : List.of(namespace, other)) {
+                    try (ShootApi api = shootClients.open(shoot, SECRET, TIMEOUT)) {
+                        assertThat(api.version()).isEqualTo("v1.36.0-loopback");
+                    }
+                }
+            }
+            assertThat(server.connections()).as("one kept connection per shoot").isEqualTo(2);
+        }
+    }
+
+    @Test
     void aFailedRunClosesItsConnectionSoTheNextRunStartsOnANewOne() throws IOException, ApiException {
         try (var server = LoopbackServer.answering(500)) {
             createKubeconfigSecret(server.kubeconfig());
