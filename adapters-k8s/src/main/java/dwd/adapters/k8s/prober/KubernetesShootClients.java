@@ -46,21 +46,26 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
      */
     static final Duration KEPT_CONNECTION_IDLE_LIMIT = Duration.ofSeconds(90);
 
-    /** Far above any seed's shoot count: the pool never closes a kept connection for lack of room. */
-    private static final int MAX_KEPT_CONNECTIONS = 100_000;
+    /** Far above any seed's shoot count: the pools never close a kept connection for lack of room. */
+    private static final int MAX_KEPT_CONNECTIONS_PER_POOL = 100_000;
 
-    private final KubeconfigSecrets secrets;
-    private final UnaryOperator<ApiClient> tuneShootClient;
+    /**
+     * Shoots share this many connection pools. OkHttp's pool looks through all of its connections
+     * for every request and at every clean-up (after every run): one pool for 10,000 shoots made
+     * those scans three quarters of the prober's CPU. A pool for each shoot gives every shoot a
+     * clean-up task of its own in OkHttp's task runner, whose scheduling grows with their number
+     * (a fifth of the CPU at 2,500 shoots). 256 pools keep both small: about 40 connections a pool
+     * at 10,000 shoots.
+     */
+    static final int POOLS = 256;
+
     private final ConcurrentHashMap<String, ShootClient> clients = new ConcurrentHashMap<>();
     /**
-     * One pool for every shoot's kept connection. A pool of each shoot's own would give every shoot
-     * a clean-up task of its own in OkHttp's task runner, woken after every run: at 2,500 shoots that
-     * runner took a fifth of the prober's CPU. Connections are never shared between shoots: a pooled
-     * connection is matched by address, and every shoot's transport has a name resolver of its own,
-     * which makes its addresses its own even where two shoots name the same server.
+     * Connections are never shared between shoots: a pooled connection is matched by address, and
+     * every shoot's transport has a name resolver of its own, which makes its addresses its own even
+     * where two shoots name the same server.
      */
-    private final ConnectionPool pool = new ConnectionPool(MAX_KEPT_CONNECTIONS,
-            KEPT_CONNECTION_IDLE_LIMIT.toSeconds(), TimeUnit.SECONDS);
+    private final ConnectionPool[] pools = new ConnectionPool[POOLS];
     private volatile long lastEviction = System.nanoTime();
 
     /** @param newSeedClient makes a new client for the seed; these shoot clients own the ones they take */
@@ -78,6 +83,10 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
             OutageLog outages) {
         this.secrets = new KubeconfigSecrets(newSeedClient, outages);
         this.tuneShootClient = tuneShootClient;
+        for (int i = 0; i < POOLS; i++) {
+            pools[i] = new ConnectionPool(MAX_KEPT_CONNECTIONS_PER_POOL, KEPT_CONNECTION_IDLE_LIMIT.toSeconds(),
+                    TimeUnit.SECONDS);
+        }
     }
 
     @Override
@@ -90,7 +99,8 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
         ShootClient client = clients.get(namespace);
         if (client == null || !client.builtFrom(kubeconfig, callTimeout)) {
             client = new ShootClient(kubeconfig, callTimeout, tuneShootClient.apply(
-                    ShootKubeconfig.client(kubeconfig, "secret " + namespace + "/" + secretName, callTimeout)), pool);
+                    ShootKubeconfig.client(kubeconfig, "secret " + namespace + "/" + secretName, callTimeout)),
+                    pools[Math.floorMod(namespace.hashCode(), POOLS)]);
             ShootClient replaced = clients.put(namespace, client);
             if (replaced != null) {
                 replaced.release();
@@ -130,7 +140,9 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
         secrets.close();
         clients.values().forEach(ShootClient::release);
         clients.clear();
-        pool.evictAll();
+        for (ConnectionPool pool : pools) {
+            pool.evictAll();
+        }
     }
 
     /** A shoot's client, and what it was built from. */
@@ -138,7 +150,7 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
         final byte[] kubeconfig;
         final Duration callTimeout;
         final ApiClient api;
-        /** The client's settings (TLS context, credentials, timeouts, interceptors) on the shared pool. */
+        /** The client's settings (TLS context, credentials, timeouts, interceptors) on a shared pool. */
         final OkHttpClient transport;
         final KeptConnection kept = new KeptConnection();
         volatile long lastUsed;
@@ -158,7 +170,7 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
             return callTimeout.equals(timeout) && Arrays.equals(kubeconfig, document);
         }
 
-        /** The system's resolver under an identity of the shoot's own (see {@link #pool}). */
+        /** The system's resolver under an identity of the shoot's own (see {@link #pools}). */
         private static final class OwnResolver implements Dns {
             @Override
             public List<InetAddress> lookup(String hostname) throws UnknownHostException {
