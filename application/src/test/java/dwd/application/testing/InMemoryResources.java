@@ -30,6 +30,8 @@ public final class InMemoryResources implements ScalableResources {
         final Map<String, String> annotations = new TreeMap<>();
         int specReplicas;
         Integer fixedReadyReplicas;
+        /** Raised by every change, as a resourceVersion is. */
+        long version = 1;
     }
 
     /** A queued "no failure" that lets one call through. */
@@ -44,6 +46,9 @@ public final class InMemoryResources implements ScalableResources {
     /** Resources whose cached view is stuck at what it was when {@link #freezeCache} was called. */
     private final Map<String, ScalableResource> frozenCache = new HashMap<>();
     private int reads;
+    private int writesAt;
+    /** Per resource: what another writer does just before the next write made at a version lands (or conflicts). */
+    private final Map<String, Runnable> beforeNextWriteAt = new HashMap<>();
 
     public InMemoryResources(Clock clock) {
         this.clock = clock;
@@ -60,12 +65,16 @@ public final class InMemoryResources implements ScalableResources {
     }
 
     public synchronized void putAnnotation(String namespace, String name, String key, String value) {
-        store.get(key(namespace, name)).annotations.put(key, value);
+        Stored stored = store.get(key(namespace, name));
+        stored.annotations.put(key, value);
+        stored.version++;
     }
 
     /** Somebody else sets the replicas (an operator, an HPA). */
     public synchronized void setReplicas(String namespace, String name, int replicas) {
-        store.get(key(namespace, name)).specReplicas = replicas;
+        Stored stored = store.get(key(namespace, name));
+        stored.specReplicas = replicas;
+        stored.version++;
     }
 
     /** Ready replicas stay at {@code ready} whatever the spec says (a rollout that does not progress). */
@@ -110,9 +119,31 @@ public final class InMemoryResources implements ScalableResources {
         frozenCache.remove(key(namespace, name));
     }
 
+    /**
+     * Another writer's change ({@link #setReplicas}, {@link #putAnnotation}, …) that lands just before the
+     * next write made at a version on this resource: between the decision and the write.
+     */
+    public synchronized void beforeNextWriteAt(String namespace, String name, Runnable change) {
+        beforeNextWriteAt.put(key(namespace, name), change);
+    }
+
+    /** Calls of {@link #patchAnnotationsAt} and {@link #scaleAt} so far, conflicts included. */
+    public synchronized int writesAt() {
+        return writesAt;
+    }
+
     /** Calls of {@link #read} so far. */
     public synchronized int reads() {
         return reads;
+    }
+
+    /** The resource's version now (its resourceVersion), without counting as a read. */
+    public synchronized String version(String namespace, String name) {
+        Stored stored = store.get(key(namespace, name));
+        if (stored == null) {
+            throw new ApiFailure(ApiFailure.Kind.NOT_FOUND, name + " not found in " + namespace);
+        }
+        return Long.toString(stored.version);
     }
 
     public synchronized int replicas(String namespace, String name) {
@@ -164,14 +195,26 @@ public final class InMemoryResources implements ScalableResources {
 
     private static ScalableResource view(ResourceRef ref, Stored stored) {
         int ready = stored.fixedReadyReplicas != null ? stored.fixedReadyReplicas : stored.specReplicas;
-        return new ScalableResource(ref, Map.copyOf(stored.annotations), stored.specReplicas, ready);
+        return new ScalableResource(ref, Map.copyOf(stored.annotations), stored.specReplicas, ready,
+                Long.toString(stored.version));
     }
 
     @Override
     public synchronized void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
             Duration timeout) {
         failIfQueued(namespace, ref.name());
-        Stored stored = existing(namespace, ref);
+        annotate(namespace, ref, existing(namespace, ref), changes);
+    }
+
+    @Override
+    public synchronized String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
+            Map<String, Optional<String>> changes, Duration timeout) {
+        Stored stored = atVersion(namespace, ref, version);
+        annotate(namespace, ref, stored, changes);
+        return Long.toString(stored.version);
+    }
+
+    private void annotate(String namespace, ResourceRef ref, Stored stored, Map<String, Optional<String>> changes) {
         var description = new StringBuilder("annotate");
         new TreeMap<>(changes).forEach((k, v) -> {
             if (v.isPresent()) {
@@ -182,15 +225,32 @@ public final class InMemoryResources implements ScalableResources {
                 description.append(' ').append(k).append('-');
             }
         });
+        stored.version++;
         writes.add(new Write(clock.now(), namespace, ref.name(), description.toString()));
     }
 
     @Override
-    public synchronized void scale(String namespace, ResourceRef ref, int replicas, Duration timeout) {
-        failIfQueued(namespace, ref.name());
-        Stored stored = existing(namespace, ref);
+    public synchronized void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
+        Stored stored = atVersion(namespace, ref, version);
         writes.add(new Write(clock.now(), namespace, ref.name(), "scale " + stored.specReplicas + "->" + replicas));
         stored.specReplicas = replicas;
+        stored.version++;
+    }
+
+    /** The stored resource, if it is still at {@code version}; first lets a queued failure or change happen. */
+    private Stored atVersion(String namespace, ResourceRef ref, String version) {
+        writesAt++;
+        failIfQueued(namespace, ref.name());
+        Runnable change = beforeNextWriteAt.remove(key(namespace, ref.name()));
+        if (change != null) {
+            change.run();
+        }
+        Stored stored = existing(namespace, ref);
+        if (!Long.toString(stored.version).equals(version)) {
+            throw new ApiFailure(ApiFailure.Kind.CONFLICT, ref + " in " + namespace + " is at version " + stored.version
+                    + ", not " + version);
+        }
+        return stored;
     }
 
     private Stored existing(String namespace, ResourceRef ref) {
