@@ -47,8 +47,8 @@ public final class InMemoryResources implements ScalableResources {
     private final Map<String, ScalableResource> frozenCache = new HashMap<>();
     private int reads;
     private int writesAt;
-    /** Per resource: what another writer does just before the next write made at a version lands (or conflicts). */
-    private final Map<String, Runnable> beforeNextWriteAt = new HashMap<>();
+    /** Per resource: what other writers do just before each of the next writes (a no-op lets one pass). */
+    private final Map<String, Deque<Runnable>> beforeWrites = new HashMap<>();
 
     public InMemoryResources(Clock clock) {
         this.clock = clock;
@@ -120,11 +120,22 @@ public final class InMemoryResources implements ScalableResources {
     }
 
     /**
-     * Another writer's change ({@link #setReplicas}, {@link #putAnnotation}, …) that lands just before the
-     * next write made at a version on this resource: between the decision and the write.
+     * Lets {@code skip} writes on this resource pass, then runs another writer's change ({@link #setReplicas},
+     * {@link #putAnnotation}, …) just before the next one: between the decision and a write.
      */
-    public synchronized void beforeNextWriteAt(String namespace, String name, Runnable change) {
-        beforeNextWriteAt.put(key(namespace, name), change);
+    public synchronized void beforeWrite(String namespace, String name, int skip, Runnable change) {
+        Deque<Runnable> queue = beforeWrites.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());
+        for (int i = 0; i < skip; i++) {
+            queue.add(() -> { });
+        }
+        queue.add(change);
+    }
+
+    private void runChangeBeforeWrite(String namespace, String name) {
+        Deque<Runnable> queue = beforeWrites.get(key(namespace, name));
+        if (queue != null && !queue.isEmpty()) {
+            queue.poll().run();
+        }
     }
 
     /** Calls of {@link #patchAnnotationsAt} and {@link #scaleAt} so far, conflicts included. */
@@ -203,6 +214,7 @@ public final class InMemoryResources implements ScalableResources {
     public synchronized void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
             Duration timeout) {
         failIfQueued(namespace, ref.name());
+        runChangeBeforeWrite(namespace, ref.name());
         annotate(namespace, ref, existing(namespace, ref), changes);
     }
 
@@ -241,10 +253,7 @@ public final class InMemoryResources implements ScalableResources {
     private Stored atVersion(String namespace, ResourceRef ref, String version) {
         writesAt++;
         failIfQueued(namespace, ref.name());
-        Runnable change = beforeNextWriteAt.remove(key(namespace, ref.name()));
-        if (change != null) {
-            change.run();
-        }
+        runChangeBeforeWrite(namespace, ref.name());
         Stored stored = existing(namespace, ref);
         if (!Long.toString(stored.version).equals(version)) {
             throw new ApiFailure(ApiFailure.Kind.CONFLICT, ref + " in " + namespace + " is at version " + stored.version
