@@ -126,8 +126,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
 
     private JsonObject patch(String namespace, ResourceRef ref, String version, Map<String, Optional<String>> changes,
             Duration timeout) {
-        String action = "patching annotations " + changes.keySet() + " of " + ref + " in namespace " + namespace
-                + (version == null ? "" : " at version " + version);
+        String action = "patching annotations " + changes.keySet() + " of " + ref + " in namespace " + namespace;
         ScalableKinds.Endpoint endpoint = kinds.resolve(ref, timeout, action);
         V1Patch patch = new V1Patch(annotationsMergePatch(changes, version));
         return ApiFailures.call(action, () -> JsonCalls.patch(client,
@@ -141,7 +140,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
      */
     @Override
     public void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
-        String action = "scaling " + ref + " in namespace " + namespace + " to " + replicas + " at version " + version;
+        String action = "scaling " + ref + " in namespace " + namespace + " to " + replicas;
         ScalableKinds.Endpoint endpoint = kinds.resolve(ref, timeout, action);
         V1Scale desired = new V1Scale()
                 .apiVersion("autoscaling/v1")

@@ -122,7 +122,7 @@ class KubernetesScalableResourcesDryRunIT {
             String version = deployment().getMetadata().getResourceVersion();
             ApiFailure forbidden = failureOf(() -> limited.scaleAt(namespace, KCM, version, 0, TIMEOUT));
             assertThat(forbidden.kind()).isEqualTo(Kind.FORBIDDEN);
-            assertThat(forbidden.getMessage()).contains("scaling " + KCM + " in namespace " + namespace + " to 0 at version",
+            assertThat(forbidden.getMessage()).contains("scaling " + KCM + " in namespace " + namespace + " to 0: 403",
                     "403", "\"dwd-shadow-limited\" cannot update resource \"deployments/scale\"");
 
             ApiFailure missing = failureOf(() -> limited.patchAnnotations(namespace,

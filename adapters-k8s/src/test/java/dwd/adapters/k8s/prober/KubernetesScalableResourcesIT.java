@@ -339,7 +339,7 @@ class KubernetesScalableResourcesIT {
         setReplicasConcurrently(KCM.name(), 5);
         ApiFailure record = failureOf(() -> resources.patchAnnotationsAt(namespace, KCM, decidedOn.version(), record(3), TIMEOUT));
         assertThat(record.kind()).isEqualTo(Kind.CONFLICT);
-        assertThat(record.getMessage()).contains("at version " + decidedOn.version(), "409");
+        assertThat(record.getMessage()).contains("patching annotations", "409");
         assertThat(read(KCM)).isEqualTo(new ScalableResource(KCM, Map.of(), 5, 0, ""));
 
         ScalableResource now = readVersioned(KCM);
