@@ -52,9 +52,16 @@ public final class LeaderOnly {
             }
 
             @Override
-            public void scale(String namespace, ResourceRef ref, int replicas, Duration timeout) {
+            public String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
+                    Map<String, Optional<String>> changes, Duration timeout) {
+                require(leadership, "patching annotations of " + ref + " in namespace " + namespace);
+                return resources.patchAnnotationsAt(namespace, ref, version, changes, timeout);
+            }
+
+            @Override
+            public void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
                 require(leadership, "scaling " + ref + " in namespace " + namespace + " to " + replicas);
-                resources.scale(namespace, ref, replicas, timeout);
+                resources.scaleAt(namespace, ref, version, replicas, timeout);
             }
         };
     }

@@ -32,11 +32,19 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Order of writes, so that a replica count is never lost whatever fails when: a scale-down
  * records the count in the annotations before it scales to 0; a scale-up removes the annotations
- * only after the scale write succeeded.
+ * only after the scale write succeeded. The record and the scales are made at the version the
+ * decision was taken on, so the recorded count is the one the scale to 0 replaced.
+ *
+ * <p>Requests: a step may decide on the seed's watch cache when it holds the resource, and waits
+ * for readiness on it; it reads the API server when the cache does not hold it and after any
+ * conflict.
  */
 final class ResourceScaler {
 
     private static final System.Logger LOG = System.getLogger(ResourceScaler.class.getName());
+
+    /** Decisions per attempt: a write that finds the resource changed since it was seen is decided again on a read. */
+    static final int DECISIONS_PER_ATTEMPT = 5;
 
     /** How a step ended. */
     enum StepOutcome { SCALED, NOTHING_TO_DO, SKIPPED, FAILED, CANCELLED }
@@ -138,19 +146,51 @@ final class ResourceScaler {
                 finish(StepOutcome.CANCELLED);
                 return;
             }
-            if (number == 1 && !delayed && direction == ScaleDirection.UP && cacheShowsUpAndClean()) {
+            if (number == 1 && !delayed && cacheShowsNothingToDo()) {
                 finish(StepOutcome.NOTHING_TO_DO);
                 return;
             }
-            Optional<ScalableResource> read = resources.read(namespace, ref, step.timeout());
-            if (read.isEmpty()) {
+            ApiFailure lastConflict = null;
+            for (int decision = 1; decision <= DECISIONS_PER_ATTEMPT; decision++) {
+                // The first decision may rest on the cache; after a failure or a conflict, only on a read.
+                Optional<ScalableResource> seen = number == 1 && decision == 1 ? cachedNeedingAction().or(this::read) : read();
+                try {
+                    decideAndWrite(number, seen);
+                    return;
+                } catch (ApiFailure failure) {
+                    if (!failure.is(ApiFailure.Kind.CONFLICT)) {
+                        throw failure;
+                    }
+                    lastConflict = failure;
+                    LOG.log(System.Logger.Level.DEBUG, () -> namespace + ": " + ref + " changed before "
+                            + direction + " wrote it; deciding again on a read: " + failure.getMessage());
+                }
+            }
+            throw new ApiFailure(ApiFailure.Kind.CONFLICT, direction + " of " + ref + " in namespace " + namespace
+                    + ": the resource changed before each of " + DECISIONS_PER_ATTEMPT + " writes", lastConflict);
+        }
+
+        private Optional<ScalableResource> read() {
+            return resources.read(namespace, ref, step.timeout());
+        }
+
+        /**
+         * Decides on {@code seen} and writes. The writes that set or rely on a replica count are made at
+         * the version the decision was taken on (a scale-down's record, then its scale at the version the
+         * record produced; a scale-up's scale), so the recorded count is always the one the scale to 0
+         * replaced, and a scale-up restores the count recorded on the resource it scales.
+         *
+         * @throws ApiFailure CONFLICT when the resource changed after {@code seen}: the caller decides again
+         */
+        private void decideAndWrite(int number, Optional<ScalableResource> seen) {
+            if (seen.isEmpty()) {
                 if (step.optional()) {
                     skip("not found; it is optional");
                     return;
                 }
                 throw new ApiFailure(ApiFailure.Kind.NOT_FOUND, ref + " not found in namespace " + namespace);
             }
-            ScalableResource resource = read.get();
+            ScalableResource resource = seen.get();
             Map<String, String> annotations = resource.annotations();
             if (ScalingRules.ignoreScaling(annotations)) {
                 if (annotations.containsKey(Annotations.MELTDOWN_PROTECTION_ACTIVE)) {
@@ -171,7 +211,7 @@ final class ResourceScaler {
                 delayed = true;
                 LOG.log(System.Logger.Level.INFO, () -> namespace + ": waiting " + GoDuration.format(step.initialDelay())
                         + " before " + (direction == ScaleDirection.UP ? "scaling up " : "scaling down ") + ref);
-                waitThen(step.initialDelay(), () -> attempt(number), StepOutcome.CANCELLED); // then re-read: it may no longer need it
+                waitThen(step.initialDelay(), () -> attempt(number), StepOutcome.CANCELLED); // then decide again: it may no longer need it
                 return;
             }
             if (control.isCancelled()) {
@@ -184,12 +224,12 @@ final class ResourceScaler {
                 var record = new LinkedHashMap<String, Optional<String>>();
                 record.put(Annotations.REPLICAS, Optional.of(Integer.toString(from)));
                 record.put(Annotations.MELTDOWN_PROTECTION_ACTIVE, Optional.of(""));
-                patch(record);
-                resources.scale(namespace, ref, 0, step.timeout());
+                String recorded = resources.patchAnnotationsAt(namespace, ref, resource.version(), record, step.timeout());
+                resources.scaleAt(namespace, ref, recorded, 0, step.timeout());
                 to = 0;
             } else {
                 to = scaleUpTarget(annotations);
-                resources.scale(namespace, ref, to, step.timeout());
+                resources.scaleAt(namespace, ref, resource.version(), to, step.timeout());
                 patch(removeMeltdownAnnotations());
             }
             observer.resourceScaled(namespace, direction, ref, from, to, cause);
@@ -198,17 +238,33 @@ final class ResourceScaler {
         }
 
         /**
-         * A healthy shoot runs a scale-up after every probe, and it nearly always finds every dependent
-         * up. When the seed's cache shows this one up, not ignored and without the meltdown annotation,
-         * a read would find nothing to do either (the same outcome, no event): no read is sent. Anything
-         * else is decided on a read. A cache a moment behind an outside scale to 0 delays that scale-up
-         * by one probe interval at most.
+         * The cache's copy when it shows the resource needing this step's write (not ignored, and for a
+         * scale-up a usable count to restore): the write is made at the copy's version, so a copy that
+         * is behind ends in a conflict and a decision on a read, never in a wrong write. Anything else
+         * (a skip, a clean-up, nothing to do) is decided on a read as before.
          */
-        private boolean cacheShowsUpAndClean() {
+        private Optional<ScalableResource> cachedNeedingAction() {
             return resources.cached(namespace, ref)
                     .filter(cached -> !ScalingRules.ignoreScaling(cached.annotations())
-                            && !ScalingRules.needsAction(ScaleDirection.UP, cached.specReplicas())
-                            && !cached.annotations().containsKey(Annotations.MELTDOWN_PROTECTION_ACTIVE))
+                            && ScalingRules.needsAction(direction, cached.specReplicas())
+                            && (direction == ScaleDirection.DOWN || ScalingRules.scaleUpTarget(cached.annotations(),
+                                    ref.name()) instanceof ScaleUpTarget.Replicas));
+        }
+
+        /**
+         * When the seed's cache shows the resource not ignored and already where this step would take it
+         * (a scale-up: up and without the meltdown annotation; a scale-down: at 0), a read would find
+         * nothing to do either (the same outcome, no event): no read is sent. A healthy shoot runs a
+         * scale-up after every probe, a shoot in meltdown a scale-down, and they nearly always find
+         * every dependent there. Anything else is decided on a read or made at a version. A cache a
+         * moment behind an outside scale delays the step by one probe interval at most.
+         */
+        private boolean cacheShowsNothingToDo() {
+            return resources.cached(namespace, ref)
+                    .filter(cached -> !ScalingRules.ignoreScaling(cached.annotations())
+                            && !ScalingRules.needsAction(direction, cached.specReplicas())
+                            && (direction == ScaleDirection.DOWN
+                                    || !cached.annotations().containsKey(Annotations.MELTDOWN_PROTECTION_ACTIVE)))
                     .isPresent();
         }
 
@@ -233,7 +289,8 @@ final class ResourceScaler {
             }
             boolean ready;
             try {
-                ready = resources.read(namespace, ref, step.timeout())
+                // Readiness only paces the levels: the cache's copy will do when it holds the resource.
+                ready = resources.cached(namespace, ref).or(this::read)
                         .map(r -> direction == ScaleDirection.UP ? r.readyReplicas() >= 1 : r.readyReplicas() == 0)
                         .orElse(false);
             } catch (ApiFailure failure) {

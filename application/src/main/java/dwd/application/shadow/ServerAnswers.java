@@ -18,6 +18,19 @@ final class ServerAnswers {
      *     the caller retries it as it would retry a real write
      */
     static Answer send(DryRunMode mode, Runnable write) {
+        return send(mode, write, false);
+    }
+
+    /**
+     * {@link #send} for a write made at a version: a conflict says that the resource has moved on since
+     * the write was decided, not what the real write would meet, and is thrown for the caller to decide
+     * again.
+     */
+    static Answer sendAt(DryRunMode mode, Runnable write) {
+        return send(mode, write, true);
+    }
+
+    private static Answer send(DryRunMode mode, Runnable write, boolean conflictIsThrown) {
         if (mode != DryRunMode.SERVER) {
             return new Answer.NotSent();
         }
@@ -25,7 +38,7 @@ final class ServerAnswers {
             write.run();
             return new Answer.Accepted();
         } catch (ApiFailure failure) {
-            if (isAnswerAboutTheWrite(failure)) {
+            if (isAnswerAboutTheWrite(failure) && !(conflictIsThrown && failure.is(ApiFailure.Kind.CONFLICT))) {
                 return new Answer.Refused(failure.kind(), failure.getMessage());
             }
             throw failure;

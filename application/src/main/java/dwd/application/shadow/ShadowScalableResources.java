@@ -76,7 +76,7 @@ public final class ShadowScalableResources implements ScalableResources {
             }
             // Pods are not really started or stopped: as many are ready as the seed has, up to the would-be spec.
             int readyReplicas = Math.min(seed.readyReplicas(), specReplicas);
-            return new ScalableResource(seed.ref(), seen, specReplicas, readyReplicas);
+            return new ScalableResource(seed.ref(), seen, specReplicas, readyReplicas, seed.version());
         }
     }
 
@@ -134,15 +134,25 @@ public final class ShadowScalableResources implements ScalableResources {
         }
     }
 
-    /** The seed's cached view, unless the shadow world differs from the seed there: then only a read tells. */
+    /**
+     * The seed's cached view, unless the shadow world differs from the seed there: then only a read tells.
+     * A write may be decided on the view: it becomes the base that write diverges from.
+     */
     @Override
     public Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
+        var key = new Key(namespace, ref);
         synchronized (this) {
-            if (overlays.containsKey(new Key(namespace, ref))) {
+            if (overlays.containsKey(key)) {
                 return Optional.empty();
             }
         }
-        return seed.cached(namespace, ref);
+        Optional<ScalableResource> cached = seed.cached(namespace, ref);
+        cached.ifPresent(seen -> {
+            synchronized (this) {
+                lastSeen.put(key, seen);
+            }
+        });
+        return cached;
     }
 
     @Override
@@ -154,23 +164,44 @@ public final class ShadowScalableResources implements ScalableResources {
         var key = new Key(namespace, ref);
         ScalableResource before = seedValueOf(key, timeout);
         Answer answer = ServerAnswers.send(mode, () -> seed.patchAnnotations(namespace, ref, changes, timeout));
-        synchronized (this) {
-            Overlay overlay = overlays.computeIfAbsent(key, k -> new Overlay());
-            changes.forEach((name, value) -> {
-                Divergence<Optional<String>> earlier = overlay.annotations.get(name);
-                Optional<String> seedValue = earlier != null ? earlier.seedValue()
-                        : Optional.ofNullable(before.annotations().get(name));
-                overlay.annotations.put(name, new Divergence<>(seedValue, value));
-            });
-            unreported.computeIfAbsent(key, k -> new ArrayList<>()).add(new Write(describe(changes), answer));
-        }
+        overlayAnnotations(key, before, changes, answer);
     }
 
+    /**
+     * As {@link #patchAnnotations}, made at {@code version}: a server dry run is made at it too, and in
+     * client mode the seed is read to check it. A conflict is no finding about the write but about the
+     * base it was decided on: it is thrown, and the prober decides again on a read, as it would for real.
+     */
     @Override
-    public void scale(String namespace, ResourceRef ref, int replicas, Duration timeout) {
+    public String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
+            Map<String, Optional<String>> changes, Duration timeout) {
         var key = new Key(namespace, ref);
-        ScalableResource before = seedValueOf(key, timeout);
-        Answer answer = ServerAnswers.send(mode, () -> seed.scale(namespace, ref, replicas, timeout));
+        ScalableResource before = baseAt(key, version, timeout);
+        String[] after = {version}; // a dry run changes nothing, the version included
+        Answer answer = ServerAnswers.sendAt(mode, () -> after[0] = seed.patchAnnotationsAt(namespace, ref, version,
+                changes, timeout));
+        overlayAnnotations(key, before, changes, answer);
+        return after[0];
+    }
+
+    private synchronized void overlayAnnotations(Key key, ScalableResource before, Map<String, Optional<String>> changes,
+            Answer answer) {
+        Overlay overlay = overlays.computeIfAbsent(key, k -> new Overlay());
+        changes.forEach((name, value) -> {
+            Divergence<Optional<String>> earlier = overlay.annotations.get(name);
+            Optional<String> seedValue = earlier != null ? earlier.seedValue()
+                    : Optional.ofNullable(before.annotations().get(name));
+            overlay.annotations.put(name, new Divergence<>(seedValue, value));
+        });
+        unreported.computeIfAbsent(key, k -> new ArrayList<>()).add(new Write(describe(changes), answer));
+    }
+
+    /** Made at {@code version} as {@link #patchAnnotationsAt} is. */
+    @Override
+    public void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
+        var key = new Key(namespace, ref);
+        ScalableResource before = baseAt(key, version, timeout);
+        Answer answer = ServerAnswers.sendAt(mode, () -> seed.scaleAt(namespace, ref, version, replicas, timeout));
         synchronized (this) {
             Overlay overlay = overlays.computeIfAbsent(key, k -> new Overlay());
             int seedValue = overlay.replicas != null ? overlay.replicas.seedValue() : before.specReplicas();
@@ -215,6 +246,31 @@ public final class ShadowScalableResources implements ScalableResources {
         return taken;
     }
 
+    /**
+     * The base of a would-be write made at {@code version}. Client mode sends nothing that the server
+     * could check the version against: the seed is read, and a resource no longer at {@code version}
+     * is a conflict, as the real write would be. Server mode leaves the check to the dry run.
+     */
+    private ScalableResource baseAt(Key key, String version, Duration timeout) {
+        if (mode == DryRunMode.SERVER) {
+            return seedValueOf(key, timeout);
+        }
+        ScalableResource now = seed.read(key.namespace(), key.ref(), timeout)
+                .orElseThrow(() -> notFound(key));
+        synchronized (this) {
+            lastSeen.put(key, now);
+        }
+        if (!now.version().equals(version)) {
+            throw new ApiFailure(ApiFailure.Kind.CONFLICT, key.ref() + " in namespace " + key.namespace()
+                    + " has changed since version " + version + " (now " + now.version() + ")");
+        }
+        return now;
+    }
+
+    private static ApiFailure notFound(Key key) {
+        return new ApiFailure(ApiFailure.Kind.NOT_FOUND, key.ref() + " not found in namespace " + key.namespace());
+    }
+
     /** The seed's resource as last read: the base a would-be write diverges from. */
     private ScalableResource seedValueOf(Key key, Duration timeout) {
         synchronized (this) {
@@ -224,9 +280,7 @@ public final class ShadowScalableResources implements ScalableResources {
             }
         }
         // The prober always reads before it writes; should a write come first, read its base now.
-        ScalableResource read = seed.read(key.namespace(), key.ref(), timeout)
-                .orElseThrow(() -> new ApiFailure(ApiFailure.Kind.NOT_FOUND,
-                        key.ref() + " not found in namespace " + key.namespace()));
+        ScalableResource read = seed.read(key.namespace(), key.ref(), timeout).orElseThrow(() -> notFound(key));
         synchronized (this) {
             lastSeen.put(key, read);
         }

@@ -38,22 +38,32 @@ class LeaderOnlyTest {
             }
 
             @Override
-            public void scale(String namespace, ResourceRef ref, int replicas, Duration timeout) {
-                calls.add("scale");
+            public String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
+                    Map<String, Optional<String>> changes, Duration timeout) {
+                calls.add("patch at " + version);
+                return version + "+1";
+            }
+
+            @Override
+            public void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
+                calls.add("scale at " + version);
             }
         };
         var leading = new AtomicBoolean(true);
         ScalableResources fenced = LeaderOnly.scalableResources(resources, leading::get);
         fenced.patchAnnotations("ns", KCM, Map.of(), Duration.ofSeconds(1));
-        fenced.scale("ns", KCM, 0, Duration.ofSeconds(1));
+        String patched = fenced.patchAnnotationsAt("ns", KCM, "7", Map.of(), Duration.ofSeconds(1));
+        fenced.scaleAt("ns", KCM, patched, 0, Duration.ofSeconds(1));
         leading.set(false);
         fenced.read("ns", KCM, Duration.ofSeconds(1));
-        assertThatThrownBy(() -> fenced.scale("ns", KCM, 0, Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> fenced.scaleAt("ns", KCM, "8", 0, Duration.ofSeconds(1)))
                 .isInstanceOfSatisfying(ApiFailure.class, failure -> assertThat(failure.kind()).isEqualTo(ApiFailure.Kind.FORBIDDEN))
                 .hasMessageContaining("not the leader");
         assertThatThrownBy(() -> fenced.patchAnnotations("ns", KCM, Map.of(), Duration.ofSeconds(1)))
                 .isInstanceOf(ApiFailure.class);
-        assertThat(calls).containsExactly("patch", "scale", "read");
+        assertThatThrownBy(() -> fenced.patchAnnotationsAt("ns", KCM, "8", Map.of(), Duration.ofSeconds(1)))
+                .isInstanceOf(ApiFailure.class);
+        assertThat(calls).containsExactly("patch", "patch at 7", "scale at 7+1", "read");
 
         List<EventRecorder.Event> events = new ArrayList<>();
         EventRecorder recorder = LeaderOnly.events(events::add, leading::get);

@@ -58,9 +58,26 @@ final class DryRunSeed implements ScalableResources {
         send(ref, "annotate", "annotate " + ref.name() + " " + new TreeMap<>(changes));
     }
 
+    /** Checked at {@code version} as the server would; a dry run changes nothing, the version included. */
     @Override
-    public synchronized void scale(String namespace, ResourceRef ref, int replicas, Duration timeout) {
+    public synchronized String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
+            Map<String, Optional<String>> changes, Duration timeout) {
+        requireAt(namespace, ref, version);
+        send(ref, "annotate", "annotate " + ref.name() + " " + new TreeMap<>(changes));
+        return version;
+    }
+
+    @Override
+    public synchronized void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
+        requireAt(namespace, ref, version);
         send(ref, "scale", "scale " + ref.name() + " to " + replicas);
+    }
+
+    private void requireAt(String namespace, ResourceRef ref, String version) {
+        String now = seed.version(namespace, ref.name());
+        if (!now.equals(version)) {
+            throw new ApiFailure(ApiFailure.Kind.CONFLICT, ref + " is at version " + now + ", not " + version);
+        }
     }
 
     private void send(ResourceRef ref, String op, String write) {

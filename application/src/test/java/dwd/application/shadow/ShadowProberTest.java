@@ -223,7 +223,7 @@ class ShadowProberTest {
     void aWriteWithoutARecentReadIsBasedOnTheSeedReadThen() {
         var resources = new ShadowScalableResources(DryRunMode.CLIENT, seed);
         var kcm = ProberFixture.deployment(KCM, false, 0, Duration.ZERO, 0).ref();
-        resources.scale(NS, kcm, 0, Duration.ofSeconds(1));
+        resources.scaleAt(NS, kcm, seed.version(NS, KCM), 0, Duration.ofSeconds(1));
         assertThat(resources.read(NS, kcm, Duration.ofSeconds(1)).orElseThrow().specReplicas()).isZero();
         assertThat(resources.takeUnreported(NS, kcm)).containsExactly(new Write("scale to 0 replicas", new Answer.NotSent()));
         assertThat(resources.takeUnreported(NS)).isEmpty();

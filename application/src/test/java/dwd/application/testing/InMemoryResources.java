@@ -30,6 +30,8 @@ public final class InMemoryResources implements ScalableResources {
         final Map<String, String> annotations = new TreeMap<>();
         int specReplicas;
         Integer fixedReadyReplicas;
+        /** Raised by every change, as a resourceVersion is. */
+        long version = 1;
     }
 
     /** A queued "no failure" that lets one call through. */
@@ -44,6 +46,9 @@ public final class InMemoryResources implements ScalableResources {
     /** Resources whose cached view is stuck at what it was when {@link #freezeCache} was called. */
     private final Map<String, ScalableResource> frozenCache = new HashMap<>();
     private int reads;
+    private int writesAt;
+    /** Per resource: what other writers do just before each of the next writes (a no-op lets one pass). */
+    private final Map<String, Deque<Runnable>> beforeWrites = new HashMap<>();
 
     public InMemoryResources(Clock clock) {
         this.clock = clock;
@@ -60,12 +65,16 @@ public final class InMemoryResources implements ScalableResources {
     }
 
     public synchronized void putAnnotation(String namespace, String name, String key, String value) {
-        store.get(key(namespace, name)).annotations.put(key, value);
+        Stored stored = store.get(key(namespace, name));
+        stored.annotations.put(key, value);
+        stored.version++;
     }
 
     /** Somebody else sets the replicas (an operator, an HPA). */
     public synchronized void setReplicas(String namespace, String name, int replicas) {
-        store.get(key(namespace, name)).specReplicas = replicas;
+        Stored stored = store.get(key(namespace, name));
+        stored.specReplicas = replicas;
+        stored.version++;
     }
 
     /** Ready replicas stay at {@code ready} whatever the spec says (a rollout that does not progress). */
@@ -110,9 +119,42 @@ public final class InMemoryResources implements ScalableResources {
         frozenCache.remove(key(namespace, name));
     }
 
+    /**
+     * Lets {@code skip} writes on this resource pass, then runs another writer's change ({@link #setReplicas},
+     * {@link #putAnnotation}, …) just before the next one: between the decision and a write.
+     */
+    public synchronized void beforeWrite(String namespace, String name, int skip, Runnable change) {
+        Deque<Runnable> queue = beforeWrites.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());
+        for (int i = 0; i < skip; i++) {
+            queue.add(() -> { });
+        }
+        queue.add(change);
+    }
+
+    private void runChangeBeforeWrite(String namespace, String name) {
+        Deque<Runnable> queue = beforeWrites.get(key(namespace, name));
+        if (queue != null && !queue.isEmpty()) {
+            queue.poll().run();
+        }
+    }
+
+    /** Calls of {@link #patchAnnotationsAt} and {@link #scaleAt} so far, conflicts included. */
+    public synchronized int writesAt() {
+        return writesAt;
+    }
+
     /** Calls of {@link #read} so far. */
     public synchronized int reads() {
         return reads;
+    }
+
+    /** The resource's version now (its resourceVersion), without counting as a read. */
+    public synchronized String version(String namespace, String name) {
+        Stored stored = store.get(key(namespace, name));
+        if (stored == null) {
+            throw new ApiFailure(ApiFailure.Kind.NOT_FOUND, name + " not found in " + namespace);
+        }
+        return Long.toString(stored.version);
     }
 
     public synchronized int replicas(String namespace, String name) {
@@ -164,14 +206,27 @@ public final class InMemoryResources implements ScalableResources {
 
     private static ScalableResource view(ResourceRef ref, Stored stored) {
         int ready = stored.fixedReadyReplicas != null ? stored.fixedReadyReplicas : stored.specReplicas;
-        return new ScalableResource(ref, Map.copyOf(stored.annotations), stored.specReplicas, ready);
+        return new ScalableResource(ref, Map.copyOf(stored.annotations), stored.specReplicas, ready,
+                Long.toString(stored.version));
     }
 
     @Override
     public synchronized void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
             Duration timeout) {
         failIfQueued(namespace, ref.name());
-        Stored stored = existing(namespace, ref);
+        runChangeBeforeWrite(namespace, ref.name());
+        annotate(namespace, ref, existing(namespace, ref), changes);
+    }
+
+    @Override
+    public synchronized String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
+            Map<String, Optional<String>> changes, Duration timeout) {
+        Stored stored = atVersion(namespace, ref, version);
+        annotate(namespace, ref, stored, changes);
+        return Long.toString(stored.version);
+    }
+
+    private void annotate(String namespace, ResourceRef ref, Stored stored, Map<String, Optional<String>> changes) {
         var description = new StringBuilder("annotate");
         new TreeMap<>(changes).forEach((k, v) -> {
             if (v.isPresent()) {
@@ -182,15 +237,29 @@ public final class InMemoryResources implements ScalableResources {
                 description.append(' ').append(k).append('-');
             }
         });
+        stored.version++;
         writes.add(new Write(clock.now(), namespace, ref.name(), description.toString()));
     }
 
     @Override
-    public synchronized void scale(String namespace, ResourceRef ref, int replicas, Duration timeout) {
-        failIfQueued(namespace, ref.name());
-        Stored stored = existing(namespace, ref);
+    public synchronized void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
+        Stored stored = atVersion(namespace, ref, version);
         writes.add(new Write(clock.now(), namespace, ref.name(), "scale " + stored.specReplicas + "->" + replicas));
         stored.specReplicas = replicas;
+        stored.version++;
+    }
+
+    /** The stored resource, if it is still at {@code version}; first lets a queued failure or change happen. */
+    private Stored atVersion(String namespace, ResourceRef ref, String version) {
+        writesAt++;
+        failIfQueued(namespace, ref.name());
+        runChangeBeforeWrite(namespace, ref.name());
+        Stored stored = existing(namespace, ref);
+        if (!Long.toString(stored.version).equals(version)) {
+            throw new ApiFailure(ApiFailure.Kind.CONFLICT, ref + " in " + namespace + " is at version " + stored.version
+                    + ", not " + version);
+        }
+        return stored;
     }
 
     private Stored existing(String namespace, ResourceRef ref) {

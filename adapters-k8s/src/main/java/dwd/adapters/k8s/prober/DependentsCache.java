@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  *
  * <p>One {@link ListWatch} per dependent (kind and name, in practice three), over all namespaces and
  * restricted by the field selector {@code metadata.name=<name>}, started when the dependent is first
- * asked for. It keeps dwd's annotations and the replica counts. Only Deployments and StatefulSets are
+ * asked for. It keeps dwd's annotations, the replica counts and the resourceVersion (a scale-down
+ * may be decided on the cached copy and written at its version). Only Deployments and StatefulSets are
  * cached (their {@code spec.replicas} is what their scale subresource shows); for any other kind, and
  * while a watch has not listed (a read waits for its first list, at most {@link #FIRST_LIST_WAIT}), there is no
  * cached view.
@@ -72,7 +73,7 @@ final class DependentsCache implements AutoCloseable {
     }
 
     static boolean cacheable(ResourceRef ref) {
-        return ref.apiVersion().equals("apps/v1") && (ref.kind().equals("Deployment") || ref.kind().equals("StatefulSet"));
+        return ScalableKinds.replicasInSpec(ref);
     }
 
     private Dependent start(ResourceRef ref) {
@@ -94,7 +95,7 @@ final class DependentsCache implements AutoCloseable {
         return new Dependent(client, watch);
     }
 
-    /** What the cache keeps of a dependent: dwd's annotations and the two replica counts. */
+    /** What the cache keeps of a dependent: dwd's annotations, the two replica counts and the resourceVersion. */
     private static ScalableResource kept(ResourceRef ref, JsonObject object) {
         var annotations = new HashMap<String, String>();
         JsonFields.stringMap(object, "metadata", "annotations").forEach((key, value) -> {
@@ -104,7 +105,8 @@ final class DependentsCache implements AutoCloseable {
         });
         return new ScalableResource(ref, Map.copyOf(annotations),
                 KubernetesScalableResources.replicas(object, "spec", "replicas"),
-                KubernetesScalableResources.replicas(object, "status", "readyReplicas"));
+                KubernetesScalableResources.replicas(object, "status", "readyReplicas"),
+                KubernetesScalableResources.version(object));
     }
 
     @Override

@@ -30,9 +30,6 @@ import java.util.function.Supplier;
  */
 public final class KubernetesScalableResources implements ScalableResources, AutoCloseable {
 
-    /** Scale writes that lose a race with another writer are re-read and retried this often in all. */
-    static final int SCALE_ATTEMPTS = 5;
-
     /** The only value of the API's {@code dryRun} parameter: run everything, persist nothing. */
     static final String DRY_RUN_ALL = "All";
 
@@ -77,6 +74,12 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
         return dryRun != null;
     }
 
+    /**
+     * One GET of the object for a Deployment or a StatefulSet (its {@code spec.replicas} is what its
+     * scale subresource shows); the object, then its scale subresource, for any other kind. The
+     * version is the object's: a write made at it lands only if nothing changed after the first GET,
+     * so the scale read after it saw the same resource.
+     */
     @Override
     public Optional<ScalableResource> read(String namespace, ResourceRef ref, Duration timeout) {
         String action = "reading " + ref + " in namespace " + namespace;
@@ -86,13 +89,15 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
         if (object.isEmpty()) {
             return Optional.empty();
         }
-        // Deleted between the two reads: as good as never there.
-        Optional<JsonObject> scale = absentIfNotFound(() -> ApiFailures.call(action + " (scale subresource)",
-                () -> JsonCalls.execute(client, endpoint.readScale(namespace, ref.name()), timeout)));
+        Optional<JsonObject> scale = ScalableKinds.replicasInSpec(ref) ? object
+                // Deleted between the two reads: as good as never there.
+                : absentIfNotFound(() -> ApiFailures.call(action + " (scale subresource)",
+                        () -> JsonCalls.execute(client, endpoint.readScale(namespace, ref.name()), timeout)));
         return scale.map(found -> new ScalableResource(ref,
                 JsonFields.stringMap(object.get(), "metadata", "annotations"),
-                replicas(found, "spec", "replicas"), // omitted by the server when 0
-                replicas(object.get(), "status", "readyReplicas")));
+                replicas(found, "spec", "replicas"), // omitted by the server in a Scale at 0
+                replicas(object.get(), "status", "readyReplicas"),
+                version(object.get())));
     }
 
     /** From watches over the seed's Deployments and StatefulSets of the dependents' names ({@link DependentsCache}). */
@@ -104,47 +109,54 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     @Override
     public void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
             Duration timeout) {
-        if (changes.isEmpty()) {
-            return;
+        if (!changes.isEmpty()) {
+            patch(namespace, ref, null, changes, timeout);
         }
+    }
+
+    /**
+     * The merge patch carries {@code metadata.resourceVersion}: the API server applies it only to the
+     * object at that version and answers 409 otherwise. A dry run answers with the version unchanged.
+     */
+    @Override
+    public String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
+            Map<String, Optional<String>> changes, Duration timeout) {
+        return version(patch(namespace, ref, requireVersion(version), changes, timeout));
+    }
+
+    private JsonObject patch(String namespace, ResourceRef ref, String version, Map<String, Optional<String>> changes,
+            Duration timeout) {
         String action = "patching annotations " + changes.keySet() + " of " + ref + " in namespace " + namespace;
         ScalableKinds.Endpoint endpoint = kinds.resolve(ref, timeout, action);
-        V1Patch patch = new V1Patch(annotationsMergePatch(changes));
-        ApiFailures.call(action, () -> JsonCalls.patch(client,
+        V1Patch patch = new V1Patch(annotationsMergePatch(changes, version));
+        return ApiFailures.call(action, () -> JsonCalls.patch(client,
                 () -> endpoint.patchObject(namespace, ref.name(), patch, dryRun),
                 V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, timeout));
     }
 
+    /**
+     * The Scale written carries {@code version} as its resourceVersion, which the API server checks
+     * against its object's (a Scale has no version of its own): 409 when the object changed since.
+     */
     @Override
-    public void scale(String namespace, ResourceRef ref, int replicas, Duration timeout) {
+    public void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
         String action = "scaling " + ref + " in namespace " + namespace + " to " + replicas;
         ScalableKinds.Endpoint endpoint = kinds.resolve(ref, timeout, action);
-        ApiFailure lastConflict = null;
-        for (int attempt = 1; attempt <= SCALE_ATTEMPTS; attempt++) {
-            JsonObject current = ApiFailures.call(action + " (reading the scale subresource)",
-                    () -> JsonCalls.execute(client, endpoint.readScale(namespace, ref.name()), timeout));
-            // The write carries the version just read: a change in between is a conflict, not lost.
-            V1Scale desired = new V1Scale()
-                    .apiVersion("autoscaling/v1")
-                    .kind("Scale")
-                    .metadata(new V1ObjectMeta()
-                            .name(ref.name())
-                            .namespace(namespace)
-                            .resourceVersion(JsonFields.string(current, "metadata", "resourceVersion").orElse(null)))
-                    .spec(new V1ScaleSpec().replicas(replicas));
-            try {
-                ApiFailures.call(action, () -> JsonCalls.execute(client,
-                        endpoint.replaceScale(namespace, ref.name(), desired, dryRun), timeout));
-                return;
-            } catch (ApiFailure failure) {
-                if (!failure.is(ApiFailure.Kind.CONFLICT)) {
-                    throw failure;
-                }
-                lastConflict = failure;
-            }
+        V1Scale desired = new V1Scale()
+                .apiVersion("autoscaling/v1")
+                .kind("Scale")
+                .metadata(new V1ObjectMeta().name(ref.name()).namespace(namespace).resourceVersion(requireVersion(version)))
+                .spec(new V1ScaleSpec().replicas(replicas));
+        ApiFailures.call(action, () -> JsonCalls.execute(client,
+                endpoint.replaceScale(namespace, ref.name(), desired, dryRun), timeout));
+    }
+
+    /** An empty version would make the write unconditional: refused, as a bug of the caller. */
+    private static String requireVersion(String version) {
+        if (version == null || version.isEmpty()) {
+            throw new IllegalArgumentException("a write at a version needs the version, got \"" + version + "\"");
         }
-        throw new ApiFailure(ApiFailure.Kind.CONFLICT, action + ": the scale subresource changed during each of "
-                + SCALE_ATTEMPTS + " attempts", lastConflict);
+        return version;
     }
 
     /** Stops the cache and frees the client's threads and connections. */
@@ -155,14 +167,18 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     }
 
     /**
-     * {@code {"metadata":{"annotations":{key: value-or-null}}}}, written by hand: a typed model would
+     * {@code {"metadata":{"resourceVersion": version, "annotations":{key: value-or-null}}}} (no
+     * resourceVersion when {@code version} is null), written by hand: a typed model would
      * serialise its empty lists, and a merge patch with {@code "finalizers":[]} would wipe them.
      */
-    static String annotationsMergePatch(Map<String, Optional<String>> changes) {
+    static String annotationsMergePatch(Map<String, Optional<String>> changes, String version) {
         JsonObject annotations = new JsonObject();
         changes.forEach((key, value) -> annotations.add(key,
                 value.<JsonElement>map(JsonPrimitive::new).orElse(JsonNull.INSTANCE)));
         JsonObject metadata = new JsonObject();
+        if (version != null) {
+            metadata.addProperty("resourceVersion", version); // a precondition: 409 unless the object is at it
+        }
         metadata.add("annotations", annotations);
         JsonObject patch = new JsonObject();
         patch.add("metadata", metadata);
@@ -173,6 +189,11 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
         return JsonFields.integer(object, path)
                 .map(count -> (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, count)))
                 .orElse(0);
+    }
+
+    static String version(JsonObject object) {
+        return JsonFields.string(object, "metadata", "resourceVersion")
+                .orElseThrow(() -> new ApiFailure(ApiFailure.Kind.INVALID, "the server sent an object without a resourceVersion"));
     }
 
     private static Optional<JsonObject> absentIfNotFound(Supplier<JsonObject> read) {

@@ -34,6 +34,14 @@ final class ScalableKinds {
         this.client = client;
     }
 
+    /**
+     * Whether {@code ref}'s kind keeps in its object's {@code spec.replicas} what its scale subresource
+     * shows (Deployments and StatefulSets), so that reading the object alone tells its replicas.
+     */
+    static boolean replicasInSpec(ResourceRef ref) {
+        return ref.apiVersion().equals("apps/v1") && (ref.kind().equals("Deployment") || ref.kind().equals("StatefulSet"));
+    }
+
     /** The calls of one kind, each built by the seed client and executed by the caller. */
     interface Endpoint {
         Call readObject(String namespace, String name) throws ApiException;

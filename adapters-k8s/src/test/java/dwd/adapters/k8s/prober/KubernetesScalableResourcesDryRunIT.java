@@ -94,8 +94,12 @@ class KubernetesScalableResourcesDryRunIT {
         try (var resources = KubernetesScalableResources.serverDryRun(seedClients(null))) {
             assertThat(resources.dryRunWrites()).isTrue();
             resources.patchAnnotations(namespace, KCM, MELTDOWN_MARKS, TIMEOUT);
-            resources.scale(namespace, KCM, 0, TIMEOUT);
+            String recorded = resources.patchAnnotationsAt(namespace, KCM, before, MELTDOWN_MARKS, TIMEOUT);
+            assertThat(recorded).as("a dry run answers the version unchanged").isEqualTo(before);
+            resources.scaleAt(namespace, KCM, recorded, 0, TIMEOUT); // so the scale at it lands, as the real one would
             assertThat(resources.read(namespace, KCM, TIMEOUT).orElseThrow().specReplicas()).isEqualTo(3);
+            ApiFailure stale = failureOf(() -> resources.scaleAt(namespace, KCM, "1", 0, TIMEOUT));
+            assertThat(stale.kind()).as("a dry run checks the version as a real write does").isEqualTo(Kind.CONFLICT);
         }
         V1Deployment after = deployment();
         assertThat(after.getMetadata().getResourceVersion()).isEqualTo(before);
@@ -103,7 +107,8 @@ class KubernetesScalableResourcesDryRunIT {
         assertThat(after.getMetadata().getAnnotations()).isNullOrEmpty();
         String path = "/apis/apps/v1/namespaces/" + namespace + "/deployments/" + KCM.name();
         assertThat(requests).filteredOn(request -> !request.startsWith("GET")).containsExactly(
-                "PATCH " + path + "?dryRun=All", "PUT " + path + "/scale?dryRun=All");
+                "PATCH " + path + "?dryRun=All", "PATCH " + path + "?dryRun=All", "PUT " + path + "/scale?dryRun=All",
+                "PUT " + path + "/scale?dryRun=All");
         try (var real = new KubernetesScalableResources(seedClients(null))) {
             assertThat(real.dryRunWrites()).isFalse();
         }
@@ -114,9 +119,10 @@ class KubernetesScalableResourcesDryRunIT {
         grantEverythingButScaling("dwd-shadow-limited");
         try (var limited = KubernetesScalableResources.serverDryRun(seedClients("dwd-shadow-limited"))) {
             limited.patchAnnotations(namespace, KCM, MELTDOWN_MARKS, TIMEOUT); // allowed
-            ApiFailure forbidden = failureOf(() -> limited.scale(namespace, KCM, 0, TIMEOUT));
+            String version = deployment().getMetadata().getResourceVersion();
+            ApiFailure forbidden = failureOf(() -> limited.scaleAt(namespace, KCM, version, 0, TIMEOUT));
             assertThat(forbidden.kind()).isEqualTo(Kind.FORBIDDEN);
-            assertThat(forbidden.getMessage()).contains("scaling " + KCM + " in namespace " + namespace,
+            assertThat(forbidden.getMessage()).contains("scaling " + KCM + " in namespace " + namespace + " to 0: 403",
                     "403", "\"dwd-shadow-limited\" cannot update resource \"deployments/scale\"");
 
             ApiFailure missing = failureOf(() -> limited.patchAnnotations(namespace,
@@ -124,7 +130,8 @@ class KubernetesScalableResourcesDryRunIT {
             assertThat(missing.kind()).isEqualTo(Kind.NOT_FOUND);
         }
         try (var admin = KubernetesScalableResources.serverDryRun(seedClients(null))) {
-            assertThat(failureOf(() -> admin.scale(namespace, KCM, -1, TIMEOUT)).kind()).isEqualTo(Kind.INVALID);
+            String version = deployment().getMetadata().getResourceVersion();
+            assertThat(failureOf(() -> admin.scaleAt(namespace, KCM, version, -1, TIMEOUT)).kind()).isEqualTo(Kind.INVALID);
         }
         assertThat(deployment().getSpec().getReplicas()).isEqualTo(3);
         assertThat(deployment().getMetadata().getAnnotations()).isNullOrEmpty();

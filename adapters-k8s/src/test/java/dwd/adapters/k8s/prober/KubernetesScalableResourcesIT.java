@@ -39,7 +39,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import okhttp3.Request;
 import org.junit.jupiter.api.AfterEach;
@@ -114,8 +114,27 @@ class KubernetesScalableResourcesIT {
                 .execute();
     }
 
+    /** The resource as read, its version blanked (compared with expectations that have none). */
     private ScalableResource read(ResourceRef ref) {
+        return unversioned(readVersioned(ref));
+    }
+
+    private ScalableResource readVersioned(ResourceRef ref) {
         return resources.read(namespace, ref, TIMEOUT).orElseThrow();
+    }
+
+    private Optional<ScalableResource> cached(ResourceRef ref) {
+        return resources.cached(namespace, ref).map(KubernetesScalableResourcesIT::unversioned);
+    }
+
+    private static ScalableResource unversioned(ScalableResource resource) {
+        return new ScalableResource(resource.ref(), resource.annotations(), resource.specReplicas(),
+                resource.readyReplicas(), "");
+    }
+
+    /** Scales at the version just read. */
+    private void scale(ResourceRef ref, int replicas) {
+        resources.scaleAt(namespace, ref, readVersioned(ref).version(), replicas, TIMEOUT);
     }
 
     private ApiFailure failureOf(Runnable call) {
@@ -131,22 +150,21 @@ class KubernetesScalableResourcesIT {
     void aDeploymentIsReadScaledAndAnnotated() throws ApiException {
         createDeployment(KCM.name(), 3, Map.of("dependency-watchdog.gardener.cloud/ignore-scaling", "false"));
         assertThat(read(KCM)).isEqualTo(new ScalableResource(KCM,
-                Map.of("dependency-watchdog.gardener.cloud/ignore-scaling", "false"), 3, 0));
+                Map.of("dependency-watchdog.gardener.cloud/ignore-scaling", "false"), 3, 0, ""));
 
         Map<String, Optional<String>> scaleDownMarks = new LinkedHashMap<>();
         scaleDownMarks.put("dependency-watchdog.gardener.cloud/replicas", Optional.of("3"));
         scaleDownMarks.put("dependency-watchdog.gardener.cloud/meltdown-protection-active", Optional.of(""));
         resources.patchAnnotations(namespace, KCM, scaleDownMarks, TIMEOUT);
-        resources.scale(namespace, KCM, 0, TIMEOUT);
+        scale(KCM, 0);
 
-        // spec.replicas of a Scale is omitted at 0: it reads as 0, not as missing
         assertThat(read(KCM)).isEqualTo(new ScalableResource(KCM, Map.of(
                 "dependency-watchdog.gardener.cloud/ignore-scaling", "false",
                 "dependency-watchdog.gardener.cloud/replicas", "3",
-                "dependency-watchdog.gardener.cloud/meltdown-protection-active", ""), 0, 0));
+                "dependency-watchdog.gardener.cloud/meltdown-protection-active", ""), 0, 0, ""));
         assertThat(apps.readNamespacedDeployment(KCM.name(), namespace).execute().getSpec().getReplicas()).isZero();
 
-        resources.scale(namespace, KCM, 3, TIMEOUT);
+        scale(KCM, 3);
         assertThat(read(KCM).specReplicas()).isEqualTo(3);
     }
 
@@ -163,39 +181,45 @@ class KubernetesScalableResourcesIT {
     @Test
     void aStatefulSetIsReadScaledAndAnnotated() throws ApiException {
         createEtcdStatefulSet();
-        assertThat(read(ETCD)).isEqualTo(new ScalableResource(ETCD, Map.of(), 1, 0));
+        assertThat(read(ETCD)).isEqualTo(new ScalableResource(ETCD, Map.of(), 1, 0, ""));
 
-        resources.scale(namespace, ETCD, 0, TIMEOUT);
+        scale(ETCD, 0);
         resources.patchAnnotations(namespace, ETCD, Map.of("a", Optional.of("b")), TIMEOUT);
-        assertThat(read(ETCD)).isEqualTo(new ScalableResource(ETCD, Map.of("a", "b"), 0, 0));
+        assertThat(read(ETCD)).isEqualTo(new ScalableResource(ETCD, Map.of("a", "b"), 0, 0, ""));
+    }
+
+    /** {@link #SCALABLE}: a custom resource of 2 replicas. */
+    private void createScalable(Map<String, String> annotations) throws ApiException {
+        installScalableCrd(admin);
+        new CustomObjectsApi(admin).createNamespacedCustomObject("test.dwd.dev", "v1", namespace, "scalables", Map.of(
+                "apiVersion", "test.dwd.dev/v1", "kind", "Scalable",
+                "metadata", Map.of("name", SCALABLE.name(), "annotations", annotations),
+                "spec", Map.of("replicas", 2))).execute();
     }
 
     @Test
     void aCustomResourceWithAScaleSubresourceIsFoundThroughDiscovery() throws ApiException {
-        installScalableCrd(admin);
+        createScalable(Map.of("x", "y"));
         var custom = new CustomObjectsApi(admin);
-        custom.createNamespacedCustomObject("test.dwd.dev", "v1", namespace, "scalables", Map.of(
-                "apiVersion", "test.dwd.dev/v1", "kind", "Scalable",
-                "metadata", Map.of("name", SCALABLE.name(), "annotations", Map.of("x", "y")),
-                "spec", Map.of("replicas", 2))).execute();
         PatchUtils.patch(Object.class,
                 () -> custom.patchNamespacedCustomObjectStatus("test.dwd.dev", "v1", namespace, "scalables",
                         SCALABLE.name(), new V1Patch("{\"status\":{\"replicas\":2,\"readyReplicas\":2}}")).buildCall(null),
                 V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, admin);
 
-        assertThat(read(SCALABLE)).isEqualTo(new ScalableResource(SCALABLE, Map.of("x", "y"), 2, 2));
-        resources.scale(namespace, SCALABLE, 0, TIMEOUT);
+        assertThat(read(SCALABLE)).isEqualTo(new ScalableResource(SCALABLE, Map.of("x", "y"), 2, 2, ""));
+        // spec.replicas of a Scale is omitted at 0: it reads as 0, not as missing
+        scale(SCALABLE, 0);
         resources.patchAnnotations(namespace, SCALABLE, Map.of("x", Optional.empty()), TIMEOUT);
-        assertThat(read(SCALABLE)).isEqualTo(new ScalableResource(SCALABLE, Map.of(), 0, 2));
+        assertThat(read(SCALABLE)).isEqualTo(new ScalableResource(SCALABLE, Map.of(), 0, 2, ""));
     }
 
     @Test
     void aReplicationControllerOfTheCoreGroupIsScaled() throws ApiException {
         createReplicationController();
         assertThat(read(RC).specReplicas()).isEqualTo(2);
-        resources.scale(namespace, RC, 1, TIMEOUT);
+        scale(RC, 1);
         resources.patchAnnotations(namespace, RC, Map.of("k", Optional.of("v")), TIMEOUT);
-        assertThat(read(RC)).isEqualTo(new ScalableResource(RC, Map.of("k", "v"), 1, 0));
+        assertThat(read(RC)).isEqualTo(new ScalableResource(RC, Map.of("k", "v"), 1, 0, ""));
     }
 
     @Test
@@ -205,14 +229,14 @@ class KubernetesScalableResourcesIT {
         createDeployment("not-a-dependent", 2, Map.of());
         await("the cache syncs and holds KCM").atMost(Duration.ofSeconds(30))
                 .until(() -> resources.cached(namespace, KCM).isPresent());
-        assertThat(resources.cached(namespace, KCM)).contains(
-                new ScalableResource(KCM, Map.of("dependency-watchdog.gardener.cloud/replicas", "3"), 3, 0));
+        assertThat(cached(KCM)).contains(
+                new ScalableResource(KCM, Map.of("dependency-watchdog.gardener.cloud/replicas", "3"), 3, 0, ""));
         ResourceRef later = new ResourceRef("apps/v1", "Deployment", "not-a-dependent");
-        assertThat(resources.cached(namespace, later))
+        assertThat(cached(later))
                 .as("a name asked for later gets a watch of its own, and the read waits for its first list")
-                .contains(new ScalableResource(later, Map.of(), 2, 0));
+                .contains(new ScalableResource(later, Map.of(), 2, 0, ""));
 
-        resources.scale(namespace, KCM, 0, TIMEOUT);
+        scale(KCM, 0);
         await("the cache sees the scale").atMost(Duration.ofSeconds(30))
                 .until(() -> resources.cached(namespace, KCM).orElseThrow().specReplicas() == 0);
         apps.deleteNamespacedDeployment(KCM.name(), namespace).execute();
@@ -222,7 +246,7 @@ class KubernetesScalableResourcesIT {
         createEtcdStatefulSet();
         await("StatefulSets are cached too").atMost(Duration.ofSeconds(30))
                 .until(() -> resources.cached(namespace, ETCD).isPresent());
-        assertThat(resources.cached(namespace, ETCD)).contains(new ScalableResource(ETCD, Map.of(), 1, 0));
+        assertThat(cached(ETCD)).contains(new ScalableResource(ETCD, Map.of(), 1, 0, ""));
     }
 
     @Test
@@ -237,7 +261,9 @@ class KubernetesScalableResourcesIT {
     void aMissingResourceReadsAsEmptyAndCannotBeWritten() {
         assertThat(resources.read(namespace, KCM, TIMEOUT)).isEmpty();
         assertThat(resources.read("no-such-namespace", KCM, TIMEOUT)).isEmpty();
-        assertThat(failureOf(() -> resources.scale(namespace, KCM, 1, TIMEOUT)).kind()).isEqualTo(Kind.NOT_FOUND);
+        assertThat(failureOf(() -> resources.scaleAt(namespace, KCM, "1", 1, TIMEOUT)).kind()).isEqualTo(Kind.NOT_FOUND);
+        assertThat(failureOf(() -> resources.patchAnnotationsAt(namespace, KCM, "1", Map.of("a", Optional.of("b")), TIMEOUT))
+                .kind()).isEqualTo(Kind.NOT_FOUND);
         assertThat(failureOf(() -> resources.patchAnnotations(namespace, KCM, Map.of("a", Optional.of("b")), TIMEOUT))
                 .kind()).isEqualTo(Kind.NOT_FOUND);
     }
@@ -249,8 +275,8 @@ class KubernetesScalableResourcesIT {
         assertThat(failure.kind()).isEqualTo(Kind.INVALID);
         assertThat(failure.getMessage()).contains("no kind \"Depoyment\" in apps/v1");
 
-        ApiFailure unknownGroup = failureOf(() -> resources.scale(namespace,
-                new ResourceRef("nothere.dwd.dev/v1", "Thing", "t"), 0, TIMEOUT));
+        ApiFailure unknownGroup = failureOf(() -> resources.scaleAt(namespace,
+                new ResourceRef("nothere.dwd.dev/v1", "Thing", "t"), "1", 0, TIMEOUT));
         assertThat(unknownGroup.kind()).isEqualTo(Kind.INVALID);
         assertThat(unknownGroup.getMessage())
                 .contains("no kind \"Thing\" in nothere.dwd.dev/v1: the server does not serve nothere.dwd.dev/v1");
@@ -269,65 +295,106 @@ class KubernetesScalableResourcesIT {
         assertThat(clusterScoped.getMessage()).contains("is cluster-scoped");
     }
 
-    @Test
-    void aScaleWriteThatLosesARaceIsReReadAndRetried() throws ApiException {
-        createDeployment(KCM.name(), 2, Map.of());
-        AtomicInteger raceLosses = new AtomicInteger(1);
-        AtomicInteger writes = new AtomicInteger();
-        try (var racing = new KubernetesScalableResources(seedClientsRacingScaleWrites(raceLosses, writes))) {
-            racing.scale(namespace, KCM, 0, TIMEOUT);
-        }
-        assertThat(writes).hasValue(2);
-        assertThat(read(KCM).specReplicas()).isZero();
-        assertThat(read(KCM).annotations()).containsEntry("concurrent-writer", "2"); // the other change survived
+    private static final String REPLICAS = "dependency-watchdog.gardener.cloud/replicas";
+    private static final String MELTDOWN = "dependency-watchdog.gardener.cloud/meltdown-protection-active";
+
+    /** What a scale-down records before it scales to 0. */
+    private static Map<String, Optional<String>> record(int replicas) {
+        Map<String, Optional<String>> record = new LinkedHashMap<>();
+        record.put(REPLICAS, Optional.of(Integer.toString(replicas)));
+        record.put(MELTDOWN, Optional.of(""));
+        return record;
     }
 
     @Test
-    void aScaleWriteThatKeepsLosingFailsWithConflict() throws ApiException {
-        createDeployment(KCM.name(), 2, Map.of());
-        AtomicInteger writes = new AtomicInteger();
-        try (var racing = new KubernetesScalableResources(
-                seedClientsRacingScaleWrites(new AtomicInteger(Integer.MAX_VALUE), writes))) {
-            ApiFailure failure = failureOf(() -> racing.scale(namespace, KCM, 0, TIMEOUT));
-            assertThat(failure.kind()).isEqualTo(Kind.CONFLICT);
-            assertThat(failure.getMessage()).contains("changed during each of 5 attempts");
+    void everyKindsScaleSubresourceSharesItsObjectsVersion() throws ApiException {
+        createDeployment(KCM.name(), 3, Map.of());
+        createEtcdStatefulSet();
+        createReplicationController();
+        createScalable(Map.of());
+        for (ResourceRef ref : List.of(KCM, ETCD, RC, SCALABLE)) {
+            ScalableResource seen = readVersioned(ref);
+            String recorded = resources.patchAnnotationsAt(namespace, ref, seen.version(), record(seen.specReplicas()), TIMEOUT);
+            assertThat(recorded).as("%s: the patch answers the object's new version", ref).isNotEqualTo(seen.version());
+
+            ApiFailure staleScale = failureOf(() -> resources.scaleAt(namespace, ref, seen.version(), 0, TIMEOUT));
+            assertThat(staleScale.kind()).as("%s: an annotation change makes a scale at the older version conflict", ref)
+                    .isEqualTo(Kind.CONFLICT);
+            ApiFailure stalePatch = failureOf(() -> resources.patchAnnotationsAt(namespace, ref, seen.version(),
+                    Map.of("late", Optional.of("1")), TIMEOUT));
+            assertThat(stalePatch.kind()).isEqualTo(Kind.CONFLICT);
+
+            resources.scaleAt(namespace, ref, recorded, 0, TIMEOUT);
+            ScalableResource after = read(ref);
+            assertThat(after.specReplicas()).as("%s scaled at the version its record answered", ref).isZero();
+            assertThat(after.annotations()).as("%s", ref).containsEntry(REPLICAS, Integer.toString(seen.specReplicas()))
+                    .doesNotContainKey("late");
         }
-        assertThat(writes).hasValue(KubernetesScalableResources.SCALE_ATTEMPTS);
-        assertThat(read(KCM).specReplicas()).isEqualTo(2);
     }
 
-    /** Seed clients that, before each scale write, let another writer change the object first. */
-    private Supplier<ApiClient> seedClientsRacingScaleWrites(AtomicInteger raceLosses, AtomicInteger writes) {
+    @Test
+    void aChangeBetweenTheDecisionAndAWriteAtItsVersionIsAConflictAndChangesNothing() throws ApiException {
+        createDeployment(KCM.name(), 3, Map.of());
+        ScalableResource decidedOn = readVersioned(KCM);
+        setReplicasConcurrently(KCM.name(), 5);
+        ApiFailure record = failureOf(() -> resources.patchAnnotationsAt(namespace, KCM, decidedOn.version(), record(3), TIMEOUT));
+        assertThat(record.kind()).isEqualTo(Kind.CONFLICT);
+        assertThat(record.getMessage()).contains("patching annotations", "409");
+        assertThat(read(KCM)).isEqualTo(new ScalableResource(KCM, Map.of(), 5, 0, ""));
+
+        ScalableResource now = readVersioned(KCM);
+        String recorded = resources.patchAnnotationsAt(namespace, KCM, now.version(), record(5), TIMEOUT);
+        setReplicasConcurrently(KCM.name(), 7); // between the record and the scale to 0
+        assertThat(failureOf(() -> resources.scaleAt(namespace, KCM, recorded, 0, TIMEOUT)).kind()).isEqualTo(Kind.CONFLICT);
+        assertThat(read(KCM).specReplicas()).as("the 7 replicas the record does not hold are not replaced").isEqualTo(7);
+    }
+
+    @Test
+    void aScaleDownDecidedOnTheCacheSendsItsTwoWritesOnlyAndAReadIsOneRequest() throws ApiException {
+        createDeployment(KCM.name(), 3, Map.of());
+        List<String> requests = new CopyOnWriteArrayList<>();
+        String path = "/apis/apps/v1/namespaces/" + namespace + "/deployments/" + KCM.name();
+        try (var recording = new KubernetesScalableResources(seedClientsRecording(requests))) {
+            await("the cache holds KCM").atMost(Duration.ofSeconds(30))
+                    .until(() -> recording.cached(namespace, KCM).isPresent());
+            ScalableResource cached = recording.cached(namespace, KCM).orElseThrow();
+            assertThat(cached.version()).as("the cached copy's version is the object's")
+                    .isEqualTo(readVersioned(KCM).version());
+
+            String recorded = recording.patchAnnotationsAt(namespace, KCM, cached.version(), record(cached.specReplicas()),
+                    TIMEOUT);
+            recording.scaleAt(namespace, KCM, recorded, 0, TIMEOUT);
+            assertThat(requests).filteredOn(request -> request.contains(path))
+                    .containsExactly("PATCH " + path, "PUT " + path + "/scale");
+
+            requests.clear();
+            assertThat(recording.read(namespace, KCM, TIMEOUT).orElseThrow().specReplicas()).isZero();
+            assertThat(requests).as("a Deployment's replicas are in its spec: no read of the scale subresource")
+                    .filteredOn(request -> request.contains(path)).containsExactly("GET " + path);
+        }
+        assertThat(read(KCM).annotations()).containsOnly(Map.entry(REPLICAS, "3"), Map.entry(MELTDOWN, ""));
+    }
+
+    /** Seed clients that record each request's method and path. */
+    private Supplier<ApiClient> seedClientsRecording(List<String> requests) {
         return () -> {
             ApiClient client = controlPlane.newApiClient(Duration.ofSeconds(30));
             client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(chain -> {
                 Request request = chain.request();
-                if (request.method().equals("PUT") && request.url().encodedPath().endsWith("/scale")) {
-                    int write = writes.incrementAndGet();
-                    if (raceLosses.getAndDecrement() > 0) {
-                        changeConcurrently(request.url().pathSegments(), write);
-                    }
-                }
+                requests.add(request.method() + " " + request.url().encodedPath());
                 return chain.proceed(request);
             }).build());
             return client;
         };
     }
 
-    private void changeConcurrently(List<String> path, int write) throws IOException {
-        // …/namespaces/{ns}/deployments/{name}/scale
-        String name = path.get(path.size() - 2);
-        try {
-            PatchUtils.patch(Object.class,
-                    () -> apps.patchNamespacedDeployment(name, namespace,
-                            new V1Patch("{\"metadata\":{\"annotations\":{\"concurrent-writer\":\"" + (write + 1) + "\"}}}"))
-                            .buildCall(null),
-                    V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, admin);
-        } catch (ApiException e) {
-            throw new IOException("the concurrent change failed: " + e.getCode(), e);
-        }
+    /** Another writer (an operator, an HPA) sets the replicas. */
+    private void setReplicasConcurrently(String name, int replicas) throws ApiException {
+        PatchUtils.patch(Object.class,
+                () -> apps.patchNamespacedDeployment(name, namespace,
+                        new V1Patch("{\"spec\":{\"replicas\":" + replicas + "}}")).buildCall(null),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, admin);
     }
-
     @Test
     void annotationsAreRemovedWithNullAndNothingElseIsTouched() throws ApiException {
         var owner = new CoreV1Api(admin).createNamespacedConfigMap(namespace,
@@ -365,8 +432,11 @@ class KubernetesScalableResourcesIT {
         Map<String, Optional<String>> changes = new LinkedHashMap<>();
         changes.put("a", Optional.of("1"));
         changes.put("b", Optional.empty());
-        assertThat(JsonParser.parseString(KubernetesScalableResources.annotationsMergePatch(changes)))
+        assertThat(JsonParser.parseString(KubernetesScalableResources.annotationsMergePatch(changes, null)))
                 .isEqualTo(JsonParser.parseString("{\"metadata\":{\"annotations\":{\"a\":\"1\",\"b\":null}}}"));
+        assertThat(JsonParser.parseString(KubernetesScalableResources.annotationsMergePatch(changes, "42")))
+                .isEqualTo(JsonParser.parseString(
+                        "{\"metadata\":{\"resourceVersion\":\"42\",\"annotations\":{\"a\":\"1\",\"b\":null}}}"));
     }
 
     @Test
@@ -377,7 +447,8 @@ class KubernetesScalableResourcesIT {
                 Duration bound = Duration.ofMillis(700);
                 for (Runnable call : List.<Runnable>of(
                         () -> stuck.read(namespace, KCM, bound),
-                        () -> stuck.scale(namespace, KCM, 1, bound),
+                        () -> stuck.scaleAt(namespace, KCM, "1", 1, bound),
+                        () -> stuck.patchAnnotationsAt(namespace, KCM, "1", Map.of("a", Optional.of("b")), bound),
                         () -> stuck.patchAnnotations(namespace, KCM, Map.of("a", Optional.of("b")), bound),
                         () -> stuck.read(namespace, SCALABLE, bound))) { // discovery is bounded too
                     long started = System.nanoTime();

@@ -9,6 +9,11 @@ import java.util.Optional;
  * The dependents of a shoot in the seed (kube-controller-manager, machine-controller-manager, …):
  * any kind with a scale subresource. Every method fails with {@link ApiFailure}; an unknown kind
  * is {@link ApiFailure.Kind#INVALID} with a message naming it.
+ *
+ * <p>The writes that decide replica counts are made "at" a {@linkplain ScalableResource#version version}:
+ * they land only if the resource has not changed since it was seen at that version, and fail with
+ * {@link ApiFailure.Kind#CONFLICT} (changing nothing) otherwise. So a decision taken on a copy that
+ * may be old (a cache's) is never applied to a resource that has moved on.
  */
 public interface ScalableResources {
 
@@ -16,22 +21,33 @@ public interface ScalableResources {
     Optional<ScalableResource> read(String namespace, ResourceRef ref, Duration timeout);
 
     /**
-     * Changes annotations with one JSON merge patch: a present value sets the key, an empty one
-     * removes it.
+     * Changes annotations with one JSON merge patch, whatever the resource's version: a present
+     * value sets the key, an empty one removes it.
      */
     void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes, Duration timeout);
 
     /**
-     * Sets the replicas of the scale subresource, with optimistic concurrency: the write carries
-     * the resourceVersion just read, and a conflict is re-read and retried.
+     * As {@link #patchAnnotations}, only if the resource is still at {@code version}.
+     *
+     * @return the resource's version after the patch, at which the next write can be made
+     * @throws ApiFailure CONFLICT when the resource has changed since {@code version}
      */
-    void scale(String namespace, ResourceRef ref, int replicas, Duration timeout);
+    String patchAnnotationsAt(String namespace, ResourceRef ref, String version, Map<String, Optional<String>> changes,
+            Duration timeout);
+
+    /**
+     * Sets the replicas of the scale subresource, only if the resource is still at {@code version}
+     * (the scale subresource shares its object's version).
+     *
+     * @throws ApiFailure CONFLICT when the resource has changed since {@code version}
+     */
+    void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout);
 
     /**
      * The resource as a cache of the seed shows it, when one is kept and holds it: possibly a moment
-     * old, so it only ever saves work (a scale-up that finds nothing to do); every write is decided
-     * on a {@link #read}. Empty when there is no cache, it has not synced, or it does not hold the
-     * resource.
+     * old, so it only ever saves work: a step that finds nothing to do, a write made {@linkplain
+     * #patchAnnotationsAt at} its version (which a change since turns into a conflict), a readiness
+     * check. Empty when there is no cache, it has not synced, or it does not hold the resource.
      */
     default Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
         return Optional.empty();
