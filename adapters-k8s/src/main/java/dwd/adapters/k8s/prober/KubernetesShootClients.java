@@ -59,6 +59,8 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
      */
     static final int POOLS = 256;
 
+    private final KubeconfigSecrets secrets;
+    private final UnaryOperator<ApiClient> tuneShootClient;
     private final ConcurrentHashMap<String, ShootClient> clients = new ConcurrentHashMap<>();
     /**
      * Connections are never shared between shoots: a pooled connection is matched by address, and
