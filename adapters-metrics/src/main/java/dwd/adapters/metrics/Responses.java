@@ -40,16 +40,27 @@ final class Responses {
 
     static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        if (startResponse(exchange, status, contentType, bytes.length)) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    /**
+     * Sends the status and headers; true when a body of {@code length} bytes (0: unknown, sent
+     * chunked) is to follow, false for a HEAD request, which gets none.
+     */
+    private static boolean startResponse(HttpExchange exchange, int status, String contentType, long length)
+            throws IOException {
         exchange.getResponseHeaders().set("Content-Type", contentType);
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
         if ("HEAD".equals(exchange.getRequestMethod())) {
             exchange.sendResponseHeaders(status, -1);
-            return;
+            return false;
         }
-        exchange.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
+        exchange.sendResponseHeaders(status, length);
+        return true;
     }
 
     /** Writes a body of unknown length as it is produced (chunked), never holding it whole. */
@@ -63,15 +74,10 @@ final class Responses {
      * tens of MB that need not be held in memory at once.
      */
     static void stream(HttpExchange exchange, int status, String contentType, BodyWriter body) throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", contentType);
-        exchange.getResponseHeaders().set("Cache-Control", "no-store");
-        if ("HEAD".equals(exchange.getRequestMethod())) {
-            exchange.sendResponseHeaders(status, -1);
-            return;
-        }
-        exchange.sendResponseHeaders(status, 0);
-        try (OutputStream out = new BufferedOutputStream(exchange.getResponseBody(), 64 * 1024)) {
-            body.writeTo(out);
+        if (startResponse(exchange, status, contentType, 0)) {
+            try (OutputStream out = new BufferedOutputStream(exchange.getResponseBody(), 64 * 1024)) {
+                body.writeTo(out);
+            }
         }
     }
 }

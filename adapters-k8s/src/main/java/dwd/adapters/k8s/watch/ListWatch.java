@@ -431,11 +431,7 @@ public final class ListWatch<T> implements AutoCloseable {
 
     private static JsonObject parseObject(String action, Reader reader) {
         try {
-            JsonElement parsed = JsonParser.parseReader(reader);
-            if (!parsed.isJsonObject()) {
-                throw new JsonParseException("not a JSON object");
-            }
-            return parsed.getAsJsonObject();
+            return asObject(JsonParser.parseReader(reader));
         } catch (JsonIOException e) {
             throw ApiFailures.translate(action, e.getCause() instanceof IOException io ? io : e);
         } catch (JsonParseException e) {
