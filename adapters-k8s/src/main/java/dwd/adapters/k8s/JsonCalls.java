@@ -7,9 +7,14 @@ import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.PatchUtils;
+import io.kubernetes.client.util.ProxyContentTypeRequestBody;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
 
 /**
  * Executes calls built by client-java's request builders ({@code ….buildCall(null)}), each bounded
@@ -22,33 +27,43 @@ public final class JsonCalls {
     }
 
     /**
-     * Executes {@code call} (built by {@code client}, not yet executed) within {@code timeout}.
+     * Executes {@code call} (built by a client-java request builder, not yet executed) within {@code timeout}.
      *
-     * @throws ApiException for an error status or a transport failure (code 0)
+     * <p>The body is read here rather than by {@code ApiClient.execute(call, String.class)}, which
+     * first offers every JSON body to Gson as a string and catches the two exceptions that throws:
+     * on every request of every probe run and every scale write.
+     *
+     * @throws ApiException for an error status (with the status's code, headers and body) or a
+     *                      transport failure (code 0), as client-java reports them
      * @throws JsonParseException when the body is not a JSON object
      */
-    public static JsonObject execute(ApiClient client, Call call, Duration timeout) throws ApiException {
+    public static JsonObject execute(Call call, Duration timeout) throws ApiException {
         call.timeout().timeout(positiveMillis(timeout), TimeUnit.MILLISECONDS);
-        String body = client.<String>execute(call, String.class).getData();
-        return asObject(body);
+        try (Response response = call.execute()) {
+            ResponseBody body = response.body();
+            String text = body == null ? null : body.string();
+            if (!response.isSuccessful()) {
+                throw new ApiException(response.message(), response.code(), response.headers().toMultimap(), text);
+            }
+            return asObject(text);
+        } catch (IOException transport) {
+            throw new ApiException(transport);
+        }
     }
 
     /**
-     * Sends the PATCH that {@code patchCall} builds with the media type of {@code patchFormat} (one of
-     * {@code V1Patch.PATCH_FORMAT_*}), within {@code timeout}. Goes through {@link PatchUtils}: a
-     * generated patch method's own {@code execute()} sends {@code application/json}, which the server
-     * answers with 415.
+     * Sends the PATCH that {@code patchCall} builds (with the client's credentials) with the media
+     * type of {@code patchFormat} (one of {@code V1Patch.PATCH_FORMAT_*}), within {@code timeout}: a
+     * generated patch method's own call sends {@code application/json}, which the server answers
+     * with 415.
      */
     public static JsonObject patch(ApiClient client, PatchUtils.PatchCallFunc patchCall, String patchFormat,
             Duration timeout) throws ApiException {
-        // PatchUtils executes a new call on the client it is given: give it one whose call timeout is
-        // ours. It shares the connection pool and dispatcher of the original; the request (with its
-        // credentials) is still built by the original.
-        ApiClient bounded = new ApiClient(client.getHttpClient().newBuilder()
-                .callTimeout(positiveMillis(timeout), TimeUnit.MILLISECONDS)
-                .build());
-        String body = PatchUtils.patch(String.class, patchCall, patchFormat, bounded);
-        return asObject(body);
+        Request built = patchCall.getCall().request();
+        Request request = built.newBuilder()
+                .patch(new ProxyContentTypeRequestBody(built.body(), patchFormat))
+                .build();
+        return execute(client.getHttpClient().newCall(request), timeout);
     }
 
     private static JsonObject asObject(String body) {

@@ -63,6 +63,18 @@ public final class LeaderOnly {
                 require(leadership, "scaling " + ref + " in namespace " + namespace + " to " + replicas);
                 resources.scaleAt(namespace, ref, version, replicas, timeout);
             }
+
+            @Override
+            public boolean scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
+                    Map<String, Optional<String>> changes, Duration timeout) {
+                require(leadership, "scaling " + ref + " in namespace " + namespace + " to " + replicas);
+                return resources.scaleAndAnnotateAt(namespace, ref, version, replicas, changes, timeout);
+            }
+
+            @Override
+            public boolean dryRunWrites() {
+                return resources.dryRunWrites();
+            }
         };
     }
 

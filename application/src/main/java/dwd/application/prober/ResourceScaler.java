@@ -30,9 +30,10 @@ import java.util.concurrent.CompletableFuture;
  * annotations (design §3.5); an unparsable replicas annotation or an unknown kind fails at once
  * instead of being retried.
  *
- * <p>Order of writes, so that a replica count is never lost whatever fails when: a scale-down
- * records the count in the annotations before it scales to 0; a scale-up removes the annotations
- * only after the scale write succeeded. The record and the scales are made at the version the
+ * <p>Writes, so that a replica count is never lost whatever fails when: where the kind allows,
+ * the count and the scale are one write; otherwise a scale-down records the count in the
+ * annotations before it scales to 0, and a scale-up removes the annotations only after the scale
+ * write succeeded. The record and the scales are made at the version the
  * decision was taken on, so the recorded count is the one the scale to 0 replaced.
  *
  * <p>Requests: a step may decide on the seed's watch cache when it holds the resource, and waits
@@ -224,13 +225,19 @@ final class ResourceScaler {
                 var record = new LinkedHashMap<String, Optional<String>>();
                 record.put(Annotations.REPLICAS, Optional.of(Integer.toString(from)));
                 record.put(Annotations.MELTDOWN_PROTECTION_ACTIVE, Optional.of(""));
-                String recorded = resources.patchAnnotationsAt(namespace, ref, resource.version(), record, step.timeout());
-                resources.scaleAt(namespace, ref, recorded, 0, step.timeout());
                 to = 0;
+                if (!resources.scaleAndAnnotateAt(namespace, ref, resource.version(), to, record, step.timeout())) {
+                    String recorded = resources.patchAnnotationsAt(namespace, ref, resource.version(), record,
+                            step.timeout());
+                    resources.scaleAt(namespace, ref, recorded, to, step.timeout());
+                }
             } else {
                 to = scaleUpTarget(annotations);
-                resources.scaleAt(namespace, ref, resource.version(), to, step.timeout());
-                patch(removeMeltdownAnnotations());
+                if (!resources.scaleAndAnnotateAt(namespace, ref, resource.version(), to, removeMeltdownAnnotations(),
+                        step.timeout())) {
+                    resources.scaleAt(namespace, ref, resource.version(), to, step.timeout());
+                    patch(removeMeltdownAnnotations());
+                }
             }
             observer.resourceScaled(namespace, direction, ref, from, to, cause);
             Duration bound = tuning.readinessBound(step.timeout());

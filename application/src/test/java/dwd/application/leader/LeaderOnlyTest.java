@@ -48,12 +48,26 @@ class LeaderOnlyTest {
             public void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
                 calls.add("scale at " + version);
             }
+
+            @Override
+            public boolean scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
+                    Map<String, Optional<String>> changes, Duration timeout) {
+                calls.add("scale and annotate at " + version);
+                return true;
+            }
+
+            @Override
+            public boolean dryRunWrites() {
+                return true;
+            }
         };
         var leading = new AtomicBoolean(true);
         ScalableResources fenced = LeaderOnly.scalableResources(resources, leading::get);
         fenced.patchAnnotations("ns", KCM, Map.of(), Duration.ofSeconds(1));
         String patched = fenced.patchAnnotationsAt("ns", KCM, "7", Map.of(), Duration.ofSeconds(1));
         fenced.scaleAt("ns", KCM, patched, 0, Duration.ofSeconds(1));
+        assertThat(fenced.scaleAndAnnotateAt("ns", KCM, "9", 0, Map.of(), Duration.ofSeconds(1))).isTrue();
+        assertThat(fenced.dryRunWrites()).as("passed on: server-side shadow mode checks it").isTrue();
         leading.set(false);
         fenced.read("ns", KCM, Duration.ofSeconds(1));
         assertThatThrownBy(() -> fenced.scaleAt("ns", KCM, "8", 0, Duration.ofSeconds(1)))
@@ -63,7 +77,9 @@ class LeaderOnlyTest {
                 .isInstanceOf(ApiFailure.class);
         assertThatThrownBy(() -> fenced.patchAnnotationsAt("ns", KCM, "8", Map.of(), Duration.ofSeconds(1)))
                 .isInstanceOf(ApiFailure.class);
-        assertThat(calls).containsExactly("patch", "patch at 7", "scale at 7+1", "read");
+        assertThatThrownBy(() -> fenced.scaleAndAnnotateAt("ns", KCM, "9", 0, Map.of(), Duration.ofSeconds(1)))
+                .isInstanceOf(ApiFailure.class);
+        assertThat(calls).containsExactly("patch", "patch at 7", "scale at 7+1", "scale and annotate at 9", "read");
 
         List<EventRecorder.Event> events = new ArrayList<>();
         EventRecorder recorder = LeaderOnly.events(events::add, leading::get);

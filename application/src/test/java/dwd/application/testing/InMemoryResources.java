@@ -45,6 +45,8 @@ public final class InMemoryResources implements ScalableResources {
     private boolean cacheKept;
     /** Resources whose cached view is stuck at what it was when {@link #freezeCache} was called. */
     private final Map<String, ScalableResource> frozenCache = new HashMap<>();
+    /** Whether {@link #scaleAndAnnotateAt} writes (as for Deployments) or declines (the default, as for other kinds). */
+    private boolean oneWriteScales;
     private int reads;
     private int writesAt;
     /** Per resource: what other writers do just before each of the next writes (a no-op lets one pass). */
@@ -138,7 +140,12 @@ public final class InMemoryResources implements ScalableResources {
         }
     }
 
-    /** Calls of {@link #patchAnnotationsAt} and {@link #scaleAt} so far, conflicts included. */
+    /** From now on, {@link #scaleAndAnnotateAt} scales and annotates in one write, as for Deployments and StatefulSets. */
+    public synchronized void scaleAndAnnotateInOneWrite() {
+        oneWriteScales = true;
+    }
+
+    /** Calls of {@link #patchAnnotationsAt}, {@link #scaleAt} and {@link #scaleAndAnnotateAt} so far, conflicts included. */
     public synchronized int writesAt() {
         return writesAt;
     }
@@ -247,6 +254,24 @@ public final class InMemoryResources implements ScalableResources {
         writes.add(new Write(clock.now(), namespace, ref.name(), "scale " + stored.specReplicas + "->" + replicas));
         stored.specReplicas = replicas;
         stored.version++;
+    }
+
+    @Override
+    public synchronized boolean scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
+            Map<String, Optional<String>> changes, Duration timeout) {
+        if (!oneWriteScales) {
+            return false;
+        }
+        Stored stored = atVersion(namespace, ref, version);
+        var description = new StringBuilder("scale " + stored.specReplicas + "->" + replicas + " and annotate");
+        new TreeMap<>(changes).forEach((k, v) -> {
+            v.ifPresentOrElse(value -> stored.annotations.put(k, value), () -> stored.annotations.remove(k));
+            description.append(' ').append(k).append(v.map(value -> "=" + value).orElse("-"));
+        });
+        stored.specReplicas = replicas;
+        stored.version++;
+        writes.add(new Write(clock.now(), namespace, ref.name(), description.toString()));
+        return true;
     }
 
     /** The stored resource, if it is still at {@code version}; first lets a queued failure or change happen. */

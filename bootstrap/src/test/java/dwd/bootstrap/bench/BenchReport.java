@@ -18,6 +18,7 @@ import java.util.TreeSet;
 final class BenchReport {
 
     private static final String REQUESTS = "dwd_api_requests_total";
+    private static final String LATENCY = "dwd_api_request_duration_seconds";
     private static final String RESULTS = "dwd_probe_results_total";
     private static final String LATENESS = "dwd_probe_lateness_seconds";
 
@@ -144,8 +145,70 @@ final class BenchReport {
                         + "have sent (%s), %.1f per melted shoot; Events: %s; dwd %.2f cores meanwhile",
                 total, burst, extra, perVerb, extra / shoots, eventResults(after, before),
                 (after.dwdCpu() - before.dwdCpu()) / burst));
+        var others = ScaleBenchIT.minus(after.othersCpu(), before.othersCpu());
+        ProcFs.MachineCpu machine = after.machine().minus(before.machine());
+        row("CPU in the burst (cores)", cpuList(others, burst) + String.format(Locale.ROOT,
+                "; the machine was busy %.2f of %d cores", machine.busy() / burst, ProcFs.cores()));
+        row("Seed write latency in the burst (mean, until the response headers)", writeLatency(after, before));
         row("Client-side rate limit (--kube-api-qps) in the burst", clientThrottle(after, before)
                 + " (the scale path is exempt; the window had " + clientThrottle(windowEnd, windowStart) + ")");
+    }
+
+    /**
+     * Where the seed spent the burst's writes, from its own metrics: the mean time the kube-apiserver
+     * took per write (PATCH and PUT), of it the mean wait in API Priority and Fairness queues, and the
+     * mean etcd update.
+     */
+    void seedInBurst(PrometheusText before, PrometheusText after) {
+        var text = new StringBuilder();
+        for (String verb : List.of("PATCH", "PUT", "UPDATE")) {
+            Map<String, String> labels = Map.of("verb", verb, "resource", "deployments");
+            if (after.sum("apiserver_request_duration_seconds_count", labels) > 0) {
+                text.append(String.format(Locale.ROOT, "%s deployments %s; ", verb,
+                        mean(before, after, "apiserver_request_duration_seconds", labels)));
+            }
+        }
+        text.append("APF queue wait ");
+        var levels = new TreeSet<String>();
+        after.find("apiserver_flowcontrol_request_wait_duration_seconds_count", Map.of())
+                .forEach(sample -> levels.add(sample.labels().get("priority_level")));
+        for (String level : levels) {
+            Map<String, String> labels = Map.of("priority_level", level);
+            double count = after.sum("apiserver_flowcontrol_request_wait_duration_seconds_count", labels)
+                    - before.sum("apiserver_flowcontrol_request_wait_duration_seconds_count", labels);
+            if (count > 0) {
+                text.append(level).append(' ').append(mean(before, after,
+                        "apiserver_flowcontrol_request_wait_duration_seconds", labels)).append(", ");
+            }
+        }
+        text.append("etcd update (as the kube-apiserver saw it) ").append(mean(before, after,
+                "etcd_request_duration_seconds", Map.of("operation", "update")));
+        text.append("; in etcd: WAL fsync ").append(mean(before, after, "etcd_disk_wal_fsync_duration_seconds", Map.of()))
+                .append(", backend commit ").append(mean(before, after, "etcd_disk_backend_commit_duration_seconds", Map.of()))
+                .append(", proposals committed ").append(String.format(Locale.ROOT, "%,.0f",
+                        after.sum("etcd_server_proposals_committed_total", Map.of())
+                                - before.sum("etcd_server_proposals_committed_total", Map.of())));
+        row("The seed's view of the burst (kube-apiserver /metrics, mean per request and count)", text.toString());
+    }
+
+    private static String mean(PrometheusText before, PrometheusText after, String histogram, Map<String, String> labels) {
+        double count = after.sum(histogram + "_count", labels) - before.sum(histogram + "_count", labels);
+        double sum = after.sum(histogram + "_sum", labels) - before.sum(histogram + "_sum", labels);
+        return count <= 0 ? "none" : String.format(Locale.ROOT, "%.0f ms × %,.0f", 1000 * sum / count, count);
+    }
+
+    /** The mean latency of the seed's write verbs between two snapshots. */
+    private static String writeLatency(Snapshot after, Snapshot before) {
+        var text = new StringBuilder();
+        for (String verb : List.of("create", "patch", "update")) {
+            Map<String, String> labels = Map.of("target", "seed", "verb", verb);
+            double count = delta(after, before, LATENCY + "_count", labels);
+            if (count > 0) {
+                text.append(text.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%s %.0f ms",
+                        verb, 1000 * delta(after, before, LATENCY + "_sum", labels) / count));
+            }
+        }
+        return text.isEmpty() ? "no writes" : text.toString();
     }
 
     /** Seed requests that waited for the client-side rate limit between two snapshots, and how long in all. */

@@ -181,7 +181,8 @@ class ScaleBenchIT {
             report.window(before, after, latenessMax, dwdRss, maxThreads, heapAfterGc, Jfr.read(recording, 15),
                     settings.profile());
 
-            meltdown(settings, prober, pid, others, shootApis, log, before, after, report);
+            meltdown(settings, prober, pid, others, shootApis, log, before, after, report,
+                    seedMetrics(seed, others.getOrDefault("seed etcd", List.of())));
 
             long stopping = System.nanoTime();
             int exit = prober.terminate();
@@ -191,13 +192,14 @@ class ScaleBenchIT {
     }
 
     private void meltdown(BenchSettings settings, DwdProcess prober, long pid, Map<String, List<Long>> others,
-            ShootApis shootApis, LogTail log, Snapshot windowStart, Snapshot windowEnd, BenchReport report)
-            throws Exception {
+            ShootApis shootApis, LogTail log, Snapshot windowStart, Snapshot windowEnd, BenchReport report,
+            SeedMetrics seedMetrics) throws Exception {
         List<Integer> melting = IntStream.range(0, settings.shoots()).filter(settings::melts).boxed().toList();
         if (melting.isEmpty()) {
             return;
         }
         Snapshot before = Snapshot.take(pid, prober, others, shootApis);
+        PrometheusText seedBefore = seedMetrics.scrape();
         Instant expiredAt = Instant.now();
         Map<Integer, List<Instant>> renewTimes = shootApis.expire(melting, expiredAt);
         Map<String, Instant> crossings = new HashMap<>();
@@ -220,6 +222,7 @@ class ScaleBenchIT {
         }
         Snapshot after = Snapshot.take(pid, prober, others, shootApis);
         report.meltdown(melting.size(), expiredAt, crossings, firstWrites, before, after, windowStart, windowEnd);
+        report.seedInBurst(seedBefore, seedMetrics.scrape());
     }
 
     /** The instant the expired fraction of these leases reaches the threshold (none is renewed again). */
@@ -249,6 +252,41 @@ class ScaleBenchIT {
                 .map(Map.Entry::getKey).distinct()
                 .filter(ns -> !settings.melts(Integer.parseInt(ns.substring(ns.lastIndexOf('s') + 1))))
                 .count();
+    }
+
+    /** The seed kube-apiserver's own metrics, read as its administrator. */
+    interface SeedMetrics {
+        PrometheusText scrape() throws IOException;
+    }
+
+    private static SeedMetrics seedMetrics(LocalControlPlane seed, List<Long> etcd) {
+        ApiClient client = seed.newApiClient(Duration.ofSeconds(30));
+        String etcdMetrics = etcd.stream().map(ScaleBenchIT::etcdClientUrl).flatMap(java.util.Optional::stream)
+                .findFirst().map(url -> url + "/metrics").orElse(null);
+        return () -> {
+            var samples = new ArrayList<>(get(client.getHttpClient(), client.getBasePath() + "/metrics").samples());
+            if (etcdMetrics != null) {
+                samples.addAll(get(new okhttp3.OkHttpClient(), etcdMetrics).samples());
+            }
+            return new PrometheusText(samples);
+        };
+    }
+
+    private static PrometheusText get(okhttp3.OkHttpClient http, String url) throws IOException {
+        try (var response = http.newCall(new okhttp3.Request.Builder().url(url).build()).execute()) {
+            if (!response.isSuccessful()) {
+                throw new IOException(url + " answered " + response.code());
+            }
+            return PrometheusText.parse(response.body().string());
+        }
+    }
+
+    /** The plain-HTTP client URL the seed's etcd listens on, from its command line. */
+    private static java.util.Optional<String> etcdClientUrl(long pid) {
+        List<String> arguments = ProcessHandle.of(pid).flatMap(p -> p.info().arguments()).map(List::of).orElse(List.of());
+        int flag = arguments.indexOf("--listen-client-urls");
+        return flag < 0 || flag + 1 >= arguments.size() ? java.util.Optional.empty()
+                : java.util.Optional.of(arguments.get(flag + 1).split(",")[0]);
     }
 
     /** The prober's metrics; none while it does not serve them yet. */

@@ -46,9 +46,18 @@ public record PrometheusText(List<Sample> samples) {
             } else {
                 name = line.substring(0, space);
             }
-            samples.add(new Sample(name, labels, Double.parseDouble(line.substring(space + 1))));
+            samples.add(new Sample(name, labels, value(line.substring(space + 1))));
         }
         return new PrometheusText(samples);
+    }
+
+    /** A sample value; the text format spells infinities as Go does. */
+    private static double value(String text) {
+        return switch (text) {
+            case "+Inf" -> Double.POSITIVE_INFINITY;
+            case "-Inf" -> Double.NEGATIVE_INFINITY;
+            default -> Double.parseDouble(text);
+        };
     }
 
     /** The samples named {@code name} whose labels include all of {@code labels}. */

@@ -121,7 +121,7 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
         try {
             EventsV1Event body = toEvent(event);
             ApiFailures.call(action,
-                    () -> JsonCalls.execute(client, api.createNamespacedEvent(namespace, body).buildCall(null), CALL_TIMEOUT));
+                    () -> JsonCalls.execute(api.createNamespacedEvent(namespace, body).buildCall(null), CALL_TIMEOUT));
             written.incrementAndGet();
         } catch (ApiFailure failure) {
             failed.incrementAndGet();

@@ -49,7 +49,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     public Optional<LeaseRecord> get() {
         try {
             JsonObject lease = ApiFailures.call("reading Lease " + describe(),
-                    () -> JsonCalls.execute(client, api.readNamespacedLease(name, namespace).buildCall(null), callTimeout));
+                    () -> JsonCalls.execute(api.readNamespacedLease(name, namespace).buildCall(null), callTimeout));
             return Optional.of(decode(lease));
         } catch (ApiFailure failure) {
             if (failure.is(ApiFailure.Kind.NOT_FOUND)) {
@@ -63,7 +63,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     public LeaseRecord create(LeaseRecord record) {
         V1Lease lease = encode(record).metadata(new V1ObjectMeta().name(name).namespace(namespace));
         return decode(ApiFailures.call("creating Lease " + describe(),
-                () -> JsonCalls.execute(client, api.createNamespacedLease(namespace, lease).buildCall(null), callTimeout)));
+                () -> JsonCalls.execute(api.createNamespacedLease(namespace, lease).buildCall(null), callTimeout)));
     }
 
     @Override
@@ -71,7 +71,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
         V1Lease lease = encode(record).metadata(new V1ObjectMeta().name(name).namespace(namespace)
                 .resourceVersion(record.resourceVersion().orElse(null)));
         return decode(ApiFailures.call("updating Lease " + describe(),
-                () -> JsonCalls.execute(client, api.replaceNamespacedLease(name, namespace, lease).buildCall(null),
+                () -> JsonCalls.execute(api.replaceNamespacedLease(name, namespace, lease).buildCall(null),
                         callTimeout)));
     }
 

@@ -5,6 +5,7 @@ import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import dwd.adapters.k8s.ApiFailures;
+import dwd.adapters.k8s.ConcurrencyBound;
 import dwd.adapters.k8s.JsonCalls;
 import dwd.adapters.k8s.JsonFields;
 import dwd.adapters.k8s.OwnedClients;
@@ -33,6 +34,13 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     /** The only value of the API's {@code dryRun} parameter: run everything, persist nothing. */
     static final String DRY_RUN_ALL = "All";
 
+    /**
+     * Scale reads and writes at the seed at once: enough to keep a kube-apiserver busy (at 30 ms a
+     * write, about 1,000 writes a second), far below the hundreds at which each write took seconds
+     * (docs/decisions.md, "Seed writes a few dozen at a time").
+     */
+    static final int CONCURRENT_REQUESTS = 32;
+
     private final ApiClient client;
     private final ScalableKinds kinds;
     private final DependentsCache cache;
@@ -50,7 +58,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     }
 
     private KubernetesScalableResources(Supplier<ApiClient> newSeedClient, OutageLog outages, String dryRun) {
-        this.client = newSeedClient.get();
+        this.client = new ConcurrencyBound(CONCURRENT_REQUESTS).applied().apply(newSeedClient.get());
         this.kinds = new ScalableKinds(client);
         this.cache = new DependentsCache(newSeedClient, outages);
         this.dryRun = dryRun;
@@ -85,14 +93,14 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
         String action = "reading " + ref + " in namespace " + namespace;
         ScalableKinds.Endpoint endpoint = kinds.resolve(ref, timeout, action);
         Optional<JsonObject> object = absentIfNotFound(() -> ApiFailures.call(action,
-                () -> JsonCalls.execute(client, endpoint.readObject(namespace, ref.name()), timeout)));
+                () -> JsonCalls.execute(endpoint.readObject(namespace, ref.name()), timeout)));
         if (object.isEmpty()) {
             return Optional.empty();
         }
         Optional<JsonObject> scale = ScalableKinds.replicasInSpec(ref) ? object
                 // Deleted between the two reads: as good as never there.
                 : absentIfNotFound(() -> ApiFailures.call(action + " (scale subresource)",
-                        () -> JsonCalls.execute(client, endpoint.readScale(namespace, ref.name()), timeout)));
+                        () -> JsonCalls.execute(endpoint.readScale(namespace, ref.name()), timeout)));
         return scale.map(found -> new ScalableResource(ref,
                 JsonFields.stringMap(object.get(), "metadata", "annotations"),
                 replicas(found, "spec", "replicas"), // omitted by the server in a Scale at 0
@@ -147,8 +155,28 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                 .kind("Scale")
                 .metadata(new V1ObjectMeta().name(ref.name()).namespace(namespace).resourceVersion(requireVersion(version)))
                 .spec(new V1ScaleSpec().replicas(replicas));
-        ApiFailures.call(action, () -> JsonCalls.execute(client,
-                endpoint.replaceScale(namespace, ref.name(), desired, dryRun), timeout));
+        ApiFailures.call(action, () -> JsonCalls.execute(endpoint.replaceScale(namespace, ref.name(), desired, dryRun), timeout));
+    }
+
+    /**
+     * Deployments and StatefulSets: one JSON merge patch sets {@code spec.replicas} (what their scale
+     * subresource writes) and the annotations, with the resourceVersion as its precondition. Other
+     * kinds: {@code false}, nothing sent.
+     */
+    @Override
+    public boolean scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
+            Map<String, Optional<String>> changes, Duration timeout) {
+        if (!ScalableKinds.replicasInSpec(ref)) {
+            return false;
+        }
+        String action = "scaling " + ref + " in namespace " + namespace + " to " + replicas
+                + " and patching annotations " + changes.keySet();
+        ScalableKinds.Endpoint endpoint = kinds.resolve(ref, timeout, action);
+        V1Patch patch = new V1Patch(mergePatch(changes, requireVersion(version), replicas));
+        ApiFailures.call(action, () -> JsonCalls.patch(client,
+                () -> endpoint.patchObject(namespace, ref.name(), patch, dryRun),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, timeout));
+        return true;
     }
 
     /** An empty version would make the write unconditional: refused, as a bug of the caller. */
@@ -172,6 +200,11 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
      * serialise its empty lists, and a merge patch with {@code "finalizers":[]} would wipe them.
      */
     static String annotationsMergePatch(Map<String, Optional<String>> changes, String version) {
+        return mergePatch(changes, version, null);
+    }
+
+    /** {@link #annotationsMergePatch}, which also sets {@code spec.replicas} unless {@code replicas} is null. */
+    static String mergePatch(Map<String, Optional<String>> changes, String version, Integer replicas) {
         JsonObject annotations = new JsonObject();
         changes.forEach((key, value) -> annotations.add(key,
                 value.<JsonElement>map(JsonPrimitive::new).orElse(JsonNull.INSTANCE)));
@@ -182,6 +215,11 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
         metadata.add("annotations", annotations);
         JsonObject patch = new JsonObject();
         patch.add("metadata", metadata);
+        if (replicas != null) {
+            JsonObject spec = new JsonObject();
+            spec.addProperty("replicas", replicas);
+            patch.add("spec", spec);
+        }
         return patch.toString(); // JsonElement.toString keeps nulls, which remove keys in a merge patch
     }
 

@@ -121,7 +121,7 @@ final class KubernetesShootApi implements ShootApi {
                 keptConnectionUnproven = false;
                 Duration liveness = bound.compareTo(LIVENESS_BOUND) < 0 ? bound : LIVENESS_BOUND;
                 try {
-                    return ApiFailures.call(action, () -> JsonCalls.execute(client, onTransport(build.call()), liveness));
+                    return ApiFailures.call(action, () -> JsonCalls.execute(onTransport(build.call()), liveness));
                 } catch (ApiFailure failure) {
                     if (!failure.is(ApiFailure.Kind.TIMEOUT) && !failure.is(ApiFailure.Kind.UNAVAILABLE)) {
                         throw failure;
@@ -129,7 +129,7 @@ final class KubernetesShootApi implements ShootApi {
                     kept.close();
                 }
             }
-            return ApiFailures.call(action, () -> JsonCalls.execute(client, onTransport(build.call()), bound));
+            return ApiFailures.call(action, () -> JsonCalls.execute(onTransport(build.call()), bound));
         } catch (ApiFailure failure) {
             failed = true;
             throw failure;

@@ -165,7 +165,7 @@ final class PodWatchLoop implements Runnable {
             if (!track(list)) {
                 return Ending.CLOSED;
             }
-            JsonObject pods = JsonCalls.execute(client, list, LIST_TIMEOUT);
+            JsonObject pods = JsonCalls.execute(list, LIST_TIMEOUT);
             resourceVersion = JsonFields.string(pods, "metadata", "resourceVersion").orElse(null);
             for (JsonObject pod : JsonFields.objects(pods, "items")) {
                 deliver(pod);

@@ -97,6 +97,7 @@ class KubernetesScalableResourcesDryRunIT {
             String recorded = resources.patchAnnotationsAt(namespace, KCM, before, MELTDOWN_MARKS, TIMEOUT);
             assertThat(recorded).as("a dry run answers the version unchanged").isEqualTo(before);
             resources.scaleAt(namespace, KCM, recorded, 0, TIMEOUT); // so the scale at it lands, as the real one would
+            assertThat(resources.scaleAndAnnotateAt(namespace, KCM, before, 0, MELTDOWN_MARKS, TIMEOUT)).isTrue();
             assertThat(resources.read(namespace, KCM, TIMEOUT).orElseThrow().specReplicas()).isEqualTo(3);
             ApiFailure stale = failureOf(() -> resources.scaleAt(namespace, KCM, "1", 0, TIMEOUT));
             assertThat(stale.kind()).as("a dry run checks the version as a real write does").isEqualTo(Kind.CONFLICT);
@@ -108,7 +109,7 @@ class KubernetesScalableResourcesDryRunIT {
         String path = "/apis/apps/v1/namespaces/" + namespace + "/deployments/" + KCM.name();
         assertThat(requests).filteredOn(request -> !request.startsWith("GET")).containsExactly(
                 "PATCH " + path + "?dryRun=All", "PATCH " + path + "?dryRun=All", "PUT " + path + "/scale?dryRun=All",
-                "PUT " + path + "/scale?dryRun=All");
+                "PATCH " + path + "?dryRun=All", "PUT " + path + "/scale?dryRun=All");
         try (var real = new KubernetesScalableResources(seedClients(null))) {
             assertThat(real.dryRunWrites()).isFalse();
         }

@@ -375,6 +375,57 @@ class KubernetesScalableResourcesIT {
         assertThat(read(KCM).annotations()).containsOnly(Map.entry(REPLICAS, "3"), Map.entry(MELTDOWN, ""));
     }
 
+    @Test
+    void deploymentsAndStatefulSetsScaleAndRecordInOneWriteAtTheirVersion() throws ApiException {
+        createDeployment(KCM.name(), 3, Map.of());
+        createEtcdStatefulSet();
+        List<String> requests = new CopyOnWriteArrayList<>();
+        try (var recording = new KubernetesScalableResources(seedClientsRecording(requests))) {
+            for (ResourceRef ref : List.of(KCM, ETCD)) {
+                ScalableResource seen = readVersioned(ref);
+                requests.clear();
+                assertThat(recording.scaleAndAnnotateAt(namespace, ref, seen.version(), 0, record(seen.specReplicas()),
+                        TIMEOUT)).as("%s: written", ref).isTrue();
+                assertThat(requests).as("%s: one request", ref).hasSize(1).allMatch(request -> request.startsWith("PATCH "));
+                ScalableResource after = read(ref);
+                assertThat(after.specReplicas()).as("%s", ref).isZero();
+                assertThat(after.annotations()).as("%s", ref)
+                        .containsOnly(Map.entry(REPLICAS, Integer.toString(seen.specReplicas())), Map.entry(MELTDOWN, ""));
+
+                ApiFailure stale = failureOf(() -> recording.scaleAndAnnotateAt(namespace, ref, seen.version(), 5,
+                        Map.of(REPLICAS, Optional.empty()), TIMEOUT));
+                assertThat(stale.kind()).as("%s: a write at an older version", ref).isEqualTo(Kind.CONFLICT);
+                assertThat(read(ref)).as("%s: the conflict changed nothing", ref).isEqualTo(after);
+
+                Map<String, Optional<String>> removal = new LinkedHashMap<>();
+                removal.put(REPLICAS, Optional.empty());
+                removal.put(MELTDOWN, Optional.empty());
+                assertThat(recording.scaleAndAnnotateAt(namespace, ref, readVersioned(ref).version(),
+                        seen.specReplicas(), removal, TIMEOUT)).isTrue();
+                assertThat(read(ref).specReplicas()).as("%s scaled back up", ref).isEqualTo(seen.specReplicas());
+                assertThat(read(ref).annotations()).as("%s: the record removed with the scale-up", ref).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void otherKindsDeclineTheOneWriteAndSendNothing() throws ApiException {
+        createReplicationController();
+        createScalable(Map.of());
+        List<String> requests = new CopyOnWriteArrayList<>();
+        try (var recording = new KubernetesScalableResources(seedClientsRecording(requests))) {
+            for (ResourceRef ref : List.of(RC, SCALABLE)) {
+                ScalableResource seen = readVersioned(ref);
+                requests.clear();
+                assertThat(recording.scaleAndAnnotateAt(namespace, ref, seen.version(), 0, record(seen.specReplicas()),
+                        TIMEOUT)).as("%s", ref).isFalse();
+                assertThat(requests).as("%s: nothing sent", ref).filteredOn(request -> !request.startsWith("GET /api"))
+                        .isEmpty();
+                assertThat(readVersioned(ref)).as("%s unchanged", ref).isEqualTo(seen);
+            }
+        }
+    }
+
     /** Seed clients that record each request's method and path. */
     private Supplier<ApiClient> seedClientsRecording(List<String> requests) {
         return () -> {

@@ -44,6 +44,21 @@ public interface ScalableResources {
     void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout);
 
     /**
+     * Sets the replicas and changes the annotations in one write, only if the resource is still at
+     * {@code version}, where its kind allows it: its replica count is its own {@code spec.replicas}
+     * (Deployments, StatefulSets). One write cannot leave a scale without its record or a record
+     * without its scale, and a meltdown's scale-downs send half the writes.
+     *
+     * @return {@code false}, having written nothing, where the kind does not allow it: the caller then
+     *         writes the annotations and the scale separately
+     * @throws ApiFailure CONFLICT when the resource has changed since {@code version}
+     */
+    default boolean scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
+            Map<String, Optional<String>> changes, Duration timeout) {
+        return false;
+    }
+
+    /**
      * The resource as a cache of the seed shows it, when one is kept and holds it: possibly a moment
      * old, so it only ever saves work: a step that finds nothing to do, a write made {@linkplain
      * #patchAnnotationsAt at} its version (which a change since turns into a conflict), a readiness
