@@ -65,10 +65,15 @@ public final class LeaderOnly {
             }
 
             @Override
-            public boolean scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
+            public boolean scalesInOneWrite(ResourceRef ref) {
+                return resources.scalesInOneWrite(ref);
+            }
+
+            @Override
+            public void scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
                     Map<String, Optional<String>> changes, Duration timeout) {
                 require(leadership, "scaling " + ref + " in namespace " + namespace + " to " + replicas);
-                return resources.scaleAndAnnotateAt(namespace, ref, version, replicas, changes, timeout);
+                resources.scaleAndAnnotateAt(namespace, ref, version, replicas, changes, timeout);
             }
 
             @Override

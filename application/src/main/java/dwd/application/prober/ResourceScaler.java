@@ -226,15 +226,19 @@ final class ResourceScaler {
                 record.put(Annotations.REPLICAS, Optional.of(Integer.toString(from)));
                 record.put(Annotations.MELTDOWN_PROTECTION_ACTIVE, Optional.of(""));
                 to = 0;
-                if (!resources.scaleAndAnnotateAt(namespace, ref, resource.version(), to, record, step.timeout())) {
+                if (resources.scalesInOneWrite(ref)) {
+                    resources.scaleAndAnnotateAt(namespace, ref, resource.version(), to, record, step.timeout());
+                } else {
                     String recorded = resources.patchAnnotationsAt(namespace, ref, resource.version(), record,
                             step.timeout());
                     resources.scaleAt(namespace, ref, recorded, to, step.timeout());
                 }
             } else {
                 to = scaleUpTarget(annotations);
-                if (!resources.scaleAndAnnotateAt(namespace, ref, resource.version(), to, removeMeltdownAnnotations(),
-                        step.timeout())) {
+                if (resources.scalesInOneWrite(ref)) {
+                    resources.scaleAndAnnotateAt(namespace, ref, resource.version(), to, removeMeltdownAnnotations(),
+                            step.timeout());
+                } else {
                     resources.scaleAt(namespace, ref, resource.version(), to, step.timeout());
                     patch(removeMeltdownAnnotations());
                 }

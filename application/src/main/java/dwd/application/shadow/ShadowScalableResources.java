@@ -186,14 +186,17 @@ public final class ShadowScalableResources implements ScalableResources {
 
     private synchronized void overlayAnnotations(Key key, ScalableResource before, Map<String, Optional<String>> changes,
             Answer answer) {
-        Overlay overlay = overlays.computeIfAbsent(key, k -> new Overlay());
+        overlayAnnotations(overlays.computeIfAbsent(key, k -> new Overlay()), before, changes);
+        unreported.computeIfAbsent(key, k -> new ArrayList<>()).add(new Write(describe(changes), answer));
+    }
+
+    private static void overlayAnnotations(Overlay overlay, ScalableResource before, Map<String, Optional<String>> changes) {
         changes.forEach((name, value) -> {
             Divergence<Optional<String>> earlier = overlay.annotations.get(name);
             Optional<String> seedValue = earlier != null ? earlier.seedValue()
                     : Optional.ofNullable(before.annotations().get(name));
             overlay.annotations.put(name, new Divergence<>(seedValue, value));
         });
-        unreported.computeIfAbsent(key, k -> new ArrayList<>()).add(new Write(describe(changes), answer));
     }
 
     /** Made at {@code version} as {@link #patchAnnotationsAt} is. */
@@ -203,12 +206,40 @@ public final class ShadowScalableResources implements ScalableResources {
         ScalableResource before = baseAt(key, version, timeout);
         Answer answer = ServerAnswers.sendAt(mode, () -> seed.scaleAt(namespace, ref, version, replicas, timeout));
         synchronized (this) {
-            Overlay overlay = overlays.computeIfAbsent(key, k -> new Overlay());
-            int seedValue = overlay.replicas != null ? overlay.replicas.seedValue() : before.specReplicas();
-            overlay.replicas = new Divergence<>(seedValue, replicas);
-            unreported.computeIfAbsent(key, k -> new ArrayList<>())
-                    .add(new Write("scale to " + replicas + (replicas == 1 ? " replica" : " replicas"), answer));
+            overlayReplicas(key, before, replicas);
+            unreported.computeIfAbsent(key, k -> new ArrayList<>()).add(new Write(describeScale(replicas), answer));
         }
+    }
+
+    @Override
+    public boolean scalesInOneWrite(ResourceRef ref) {
+        return seed.scalesInOneWrite(ref);
+    }
+
+    /** Made at {@code version} as {@link #patchAnnotationsAt} is; one would-be write, as the real one is one write. */
+    @Override
+    public void scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
+            Map<String, Optional<String>> changes, Duration timeout) {
+        var key = new Key(namespace, ref);
+        ScalableResource before = baseAt(key, version, timeout);
+        Answer answer = ServerAnswers.sendAt(mode, () -> seed.scaleAndAnnotateAt(namespace, ref, version, replicas,
+                changes, timeout));
+        synchronized (this) {
+            overlayAnnotations(overlayReplicas(key, before, replicas), before, changes);
+            unreported.computeIfAbsent(key, k -> new ArrayList<>())
+                    .add(new Write(describeScale(replicas) + " and " + describe(changes), answer));
+        }
+    }
+
+    private Overlay overlayReplicas(Key key, ScalableResource before, int replicas) {
+        Overlay overlay = overlays.computeIfAbsent(key, k -> new Overlay());
+        int seedValue = overlay.replicas != null ? overlay.replicas.seedValue() : before.specReplicas();
+        overlay.replicas = new Divergence<>(seedValue, replicas);
+        return overlay;
+    }
+
+    private static String describeScale(int replicas) {
+        return "scale to " + replicas + (replicas == 1 ? " replica" : " replicas");
     }
 
     /** Nothing this sends is ever persisted. */

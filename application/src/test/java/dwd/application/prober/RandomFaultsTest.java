@@ -32,13 +32,23 @@ class RandomFaultsTest {
     @Test
     void replicaCountsSurviveCutsFailuresAndRestartsIn200SeededRuns() {
         for (long seed = 0; seed < 200; seed++) {
-            runChaos(seed);
+            runChaos(seed, false);
         }
     }
 
-    private void runChaos(long seed) {
+    @Test
+    void replicaCountsSurviveThemAsWellWhereEachScaleAndItsRecordAreOneWrite() {
+        for (long seed = 0; seed < 200; seed++) {
+            runChaos(seed, true);
+        }
+    }
+
+    private void runChaos(long seed, boolean oneWriteScales) {
         var random = new SplittableRandom(seed);
         var fixture = new ProberFixture(ProberFixture.gardenerConfig(Duration.ofSeconds(20)), seed);
+        if (oneWriteScales) {
+            fixture.resources.scaleAndAnnotateInOneWrite();
+        }
         SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 4, seed);
         ProbeSupervisor supervisor = fixture.supervisor;
         for (int step = 0; step < 60; step++) {

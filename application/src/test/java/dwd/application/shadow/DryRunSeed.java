@@ -73,6 +73,19 @@ final class DryRunSeed implements ScalableResources {
         send(ref, "scale", "scale " + ref.name() + " to " + replicas);
     }
 
+    @Override
+    public boolean scalesInOneWrite(ResourceRef ref) {
+        return seed.scalesInOneWrite(ref);
+    }
+
+    /** Refused as a scale would be ({@code "scale"} refusals), being one. */
+    @Override
+    public synchronized void scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
+            Map<String, Optional<String>> changes, Duration timeout) {
+        requireAt(namespace, ref, version);
+        send(ref, "scale", "scale " + ref.name() + " to " + replicas + " and annotate " + new TreeMap<>(changes));
+    }
+
     private void requireAt(String namespace, ResourceRef ref, String version) {
         String now = seed.version(namespace, ref.name());
         if (!now.equals(version)) {

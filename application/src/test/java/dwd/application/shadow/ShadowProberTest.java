@@ -127,6 +127,40 @@ class ShadowProberTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(names = {"CLIENT", "SERVER"})
+    void whereTheSeedScalesInOneWriteEachStepIsOneWouldBeWriteAndStillChangesNothing(DryRunMode mode) {
+        seed.scaleAndAnnotateInOneWrite();
+        var shoot = probe(mode);
+        meltdownFor(shoot, Duration.ofMinutes(10));
+
+        assertSeedUnchanged();
+        List<WouldScale> down = reports.scalings();
+        assertThat(down).hasSize(3).allSatisfy(scaling -> {
+            assertThat(changes(scaling)).containsExactly("scale to 0 replicas and annotate " + MELTDOWN + "=\"\", "
+                    + REPLICAS + "=\"" + scaling.from() + "\"");
+            assertThat(answers(scaling)).containsOnly(mode == DryRunMode.CLIENT ? new Answer.NotSent() : new Answer.Accepted());
+        });
+        assertThat(shadow.divergences()).as("the would-be scale and record are both in the shadow").hasSize(3)
+                .allSatisfy(divergent -> {
+                    assertThat(divergent.replicas()).hasValue(0);
+                    assertThat(divergent.annotations()).containsKeys(MELTDOWN, REPLICAS);
+                });
+
+        shoot.heal();
+        scheduler.advanceBy(Duration.ofMinutes(10));
+
+        assertSeedUnchanged();
+        List<WouldScale> up = reports.scalings().subList(3, reports.scalings().size());
+        assertThat(up).extracting(WouldScale::to).containsExactly(3, 2, 1);
+        assertThat(changes(up.getFirst())).containsExactly("scale to 3 replicas and remove annotations " + MELTDOWN + ", "
+                + REPLICAS);
+        assertThat(shadow.divergences()).as("the shadow is the seed again").isEmpty();
+        if (mode == DryRunMode.SERVER) {
+            assertThat(serverSide.sentWrites()).as("one dry-run write per step").hasSize(6);
+        }
+    }
+
     @Test
     void aRefusedWriteIsAFindingReportedOnceAndTheFlowAndTheProbesGoOn() {
         serverSide.refuse(MCM, "scale", ApiFailure.Kind.FORBIDDEN);

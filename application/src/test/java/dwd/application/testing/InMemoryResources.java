@@ -45,7 +45,7 @@ public final class InMemoryResources implements ScalableResources {
     private boolean cacheKept;
     /** Resources whose cached view is stuck at what it was when {@link #freezeCache} was called. */
     private final Map<String, ScalableResource> frozenCache = new HashMap<>();
-    /** Whether {@link #scaleAndAnnotateAt} writes (as for Deployments) or declines (the default, as for other kinds). */
+    /** Whether resources {@linkplain #scalesInOneWrite scale in one write} (as Deployments) or not (the default, as other kinds). */
     private boolean oneWriteScales;
     private int reads;
     private int writesAt;
@@ -140,7 +140,7 @@ public final class InMemoryResources implements ScalableResources {
         }
     }
 
-    /** From now on, {@link #scaleAndAnnotateAt} scales and annotates in one write, as for Deployments and StatefulSets. */
+    /** From now on, resources scale and annotate in one write, as Deployments and StatefulSets do. */
     public synchronized void scaleAndAnnotateInOneWrite() {
         oneWriteScales = true;
     }
@@ -257,10 +257,15 @@ public final class InMemoryResources implements ScalableResources {
     }
 
     @Override
-    public synchronized boolean scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
+    public synchronized boolean scalesInOneWrite(ResourceRef ref) {
+        return oneWriteScales;
+    }
+
+    @Override
+    public synchronized void scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
             Map<String, Optional<String>> changes, Duration timeout) {
         if (!oneWriteScales) {
-            return false;
+            throw new IllegalArgumentException(ref + " does not scale and annotate in one write");
         }
         Stored stored = atVersion(namespace, ref, version);
         var description = new StringBuilder("scale " + stored.specReplicas + "->" + replicas + " and annotate");
@@ -271,7 +276,6 @@ public final class InMemoryResources implements ScalableResources {
         stored.specReplicas = replicas;
         stored.version++;
         writes.add(new Write(clock.now(), namespace, ref.name(), description.toString()));
-        return true;
     }
 
     /** The stored resource, if it is still at {@code version}; first lets a queued failure or change happen. */

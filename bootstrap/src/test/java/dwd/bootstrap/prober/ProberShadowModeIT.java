@@ -41,11 +41,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>The probers of a test run side by side on the same shoot: shadow probers change nothing, so they
  * cannot disturb each other, and one meltdown serves them all.
  */
-@WithLocalControlPlane(tokenUsers = {ProberShadowModeIT.FULL_ROLE, ProberShadowModeIT.NO_SCALING})
+@WithLocalControlPlane(tokenUsers = {ProberShadowModeIT.FULL_ROLE, ProberShadowModeIT.NO_PATCHING})
 class ProberShadowModeIT {
 
     static final String FULL_ROLE = "dwd-prober";
-    static final String NO_SCALING = "dwd-prober-without-scale-rights";
+    static final String NO_PATCHING = "dwd-prober-without-patch-rights";
     private static final Duration STEP = Duration.ofSeconds(60);
 
     @RegisterExtension
@@ -134,7 +134,7 @@ class ProberShadowModeIT {
             assertThat(prober.wouldScale(namespace)).allSatisfy(line -> {
                 assertThat(line.mode()).isEqualTo(mode);
                 assertThat(line.writes()).doesNotContain("FINDING")
-                        .contains(mode.equals("client") ? "replicas: not sent" : "replicas: would succeed");
+                        .contains(mode.equals("client") ? ": not sent" : ": would succeed");
             });
             assertThat(down).allSatisfy(line -> assertThat(line.writes())
                     .contains("dependency-watchdog.gardener.cloud/replicas=\"" + line.from() + "\""));
@@ -147,16 +147,16 @@ class ProberShadowModeIT {
     }
 
     @Test
-    void aServerSideDryRunWithoutTheRightToScaleReportsTheScaleDownAsForbiddenAndTheFullRoleAsWorking(
+    void aServerSideDryRunWithoutTheRightToPatchDeploymentsReportsTheScaleDownAsForbiddenAndTheFullRoleAsWorking(
             LocalControlPlane controlPlane) throws Exception {
         String namespace = controlPlane.createNamespace("shoot--dev--rbac");
         allowReading(controlPlane);
         allowProbing(controlPlane, namespace, FULL_ROLE, true);
-        allowProbing(controlPlane, namespace, NO_SCALING, false);
+        allowProbing(controlPlane, namespace, NO_PATCHING, false);
         List<String> nodes = new ArrayList<>();
         SeedFixture seed = shoot(controlPlane, namespace, nodes);
         Map<String, String> before = dependents(controlPlane.apiClient(), namespace);
-        ShadowProber limited = prober(controlPlane.kubeconfigOf(NO_SCALING), "--dry-run=server", "limited");
+        ShadowProber limited = prober(controlPlane.kubeconfigOf(NO_PATCHING), "--dry-run=server", "limited");
         ShadowProber full = prober(controlPlane.kubeconfigOf(FULL_ROLE), "--dry-run=server", "full");
 
         await("healthy probes").atMost(STEP).pollInterval(Duration.ofMillis(200))
@@ -173,14 +173,15 @@ class ProberShadowModeIT {
         assertThat(forbidden).allSatisfy(line -> {
             assertThat(line.line()).contains(" WARN ");
             assertThat(line.writes())
-                    .contains("meltdown-protection-active=\"\", dependency-watchdog.gardener.cloud/replicas=\""
-                            + line.from() + "\": would succeed; scale to 0 replicas: FINDING: would be forbidden: ")
-                    .contains("scaling apps/v1 Deployment " + line.name() + " in namespace " + namespace + " to 0: 403 Forbidden",
-                            "User \"" + NO_SCALING + "\" cannot update resource \"deployments/scale\"");
+                    .contains("scale to 0 replicas and annotate dependency-watchdog.gardener.cloud/meltdown-protection-active=\"\", "
+                            + "dependency-watchdog.gardener.cloud/replicas=\"" + line.from() + "\": FINDING: would be forbidden: ")
+                    .contains("scaling apps/v1 Deployment " + line.name() + " in namespace " + namespace + " to 0 and patching",
+                            "403 Forbidden", "User \"" + NO_PATCHING + "\" cannot patch resource \"deployments\"");
         });
         assertThat(full.wouldScale(namespace, "down")).hasSize(3).allSatisfy(line -> {
             assertThat(line.line()).contains(" INFO ");
-            assertThat(line.writes()).endsWith("scale to 0 replicas: would succeed").doesNotContain("FINDING");
+            assertThat(line.writes()).startsWith("scale to 0 replicas and annotate ").endsWith(": would succeed")
+                    .doesNotContain("FINDING");
         });
         assertThat(limited.isAlive()).isTrue();
         assertThat(dependents(controlPlane.apiClient(), namespace)).isEqualTo(before);
@@ -197,17 +198,20 @@ class ProberShadowModeIT {
                 .execute();
         rbac.createClusterRoleBinding(new V1ClusterRoleBinding().metadata(new V1ObjectMeta().name("dwd-reader"))
                 .roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("ClusterRole").name("dwd-reader"))
-                .subjects(List.of(user(FULL_ROLE), user(NO_SCALING)))).execute();
+                .subjects(List.of(user(FULL_ROLE), user(NO_PATCHING)))).execute();
     }
 
-    /** The prober's writes in the shoot namespace: patching Deployments and, if {@code mayScale}, updating their scale. */
-    private static void allowProbing(LocalControlPlane controlPlane, String namespace, String user, boolean mayScale)
+    /**
+     * The prober's writes in the shoot namespace: updating Deployments' scale and, if {@code mayPatch},
+     * patching Deployments (a Deployment's scale and record are one patch).
+     */
+    private static void allowProbing(LocalControlPlane controlPlane, String namespace, String user, boolean mayPatch)
             throws ApiException {
-        var rules = new ArrayList<>(List.of(new V1PolicyRule().apiGroups(List.of("apps")).resources(List.of("deployments"))
-                .verbs(List.of("patch"))));
-        if (mayScale) {
-            rules.add(new V1PolicyRule().apiGroups(List.of("apps")).resources(List.of("deployments/scale"))
-                    .verbs(List.of("update")));
+        var rules = new ArrayList<>(List.of(new V1PolicyRule().apiGroups(List.of("apps"))
+                .resources(List.of("deployments/scale")).verbs(List.of("update"))));
+        if (mayPatch) {
+            rules.add(new V1PolicyRule().apiGroups(List.of("apps")).resources(List.of("deployments"))
+                    .verbs(List.of("patch")));
         }
         var rbac = new RbacAuthorizationV1Api(controlPlane.apiClient());
         rbac.createNamespacedRole(namespace, new V1Role().metadata(new V1ObjectMeta().name(user)).rules(rules)).execute();

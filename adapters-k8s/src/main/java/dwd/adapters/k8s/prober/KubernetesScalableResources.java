@@ -8,6 +8,7 @@ import dwd.adapters.k8s.ApiFailures;
 import dwd.adapters.k8s.ConcurrencyBound;
 import dwd.adapters.k8s.JsonCalls;
 import dwd.adapters.k8s.JsonFields;
+import dwd.adapters.k8s.NoDelaySockets;
 import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.ApiFailure;
@@ -58,7 +59,9 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     }
 
     private KubernetesScalableResources(Supplier<ApiClient> newSeedClient, OutageLog outages, String dryRun) {
-        this.client = new ConcurrencyBound(CONCURRENT_REQUESTS).applied().apply(newSeedClient.get());
+        // Without Nagle: a PATCH or PUT is a HEADERS and a DATA frame, and with Nagle on, the DATA of every
+        // write waited for the seed's delayed ACK (~40 ms) while the connection was busy (docs/decisions.md).
+        this.client = new ConcurrencyBound(CONCURRENT_REQUESTS).applied().apply(NoDelaySockets.applyTo(newSeedClient.get()));
         this.kinds = new ScalableKinds(client);
         this.cache = new DependentsCache(newSeedClient, outages);
         this.dryRun = dryRun;
@@ -158,16 +161,21 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
         ApiFailures.call(action, () -> JsonCalls.execute(endpoint.replaceScale(namespace, ref.name(), desired, dryRun), timeout));
     }
 
+    /** Deployments and StatefulSets: their scale subresource is their own {@code spec.replicas}. */
+    @Override
+    public boolean scalesInOneWrite(ResourceRef ref) {
+        return ScalableKinds.replicasInSpec(ref);
+    }
+
     /**
-     * Deployments and StatefulSets: one JSON merge patch sets {@code spec.replicas} (what their scale
-     * subresource writes) and the annotations, with the resourceVersion as its precondition. Other
-     * kinds: {@code false}, nothing sent.
+     * One JSON merge patch sets {@code spec.replicas} (what the scale subresource writes) and the
+     * annotations, with the resourceVersion as its precondition.
      */
     @Override
-    public boolean scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
+    public void scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
             Map<String, Optional<String>> changes, Duration timeout) {
-        if (!ScalableKinds.replicasInSpec(ref)) {
-            return false;
+        if (!scalesInOneWrite(ref)) {
+            throw new IllegalArgumentException(ref + " does not scale and annotate in one write");
         }
         String action = "scaling " + ref + " in namespace " + namespace + " to " + replicas
                 + " and patching annotations " + changes.keySet();
@@ -176,7 +184,6 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
         ApiFailures.call(action, () -> JsonCalls.patch(client,
                 () -> endpoint.patchObject(namespace, ref.name(), patch, dryRun),
                 V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, timeout));
-        return true;
     }
 
     /** An empty version would make the write unconditional: refused, as a bug of the caller. */

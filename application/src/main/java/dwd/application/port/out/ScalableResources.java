@@ -44,18 +44,25 @@ public interface ScalableResources {
     void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout);
 
     /**
-     * Sets the replicas and changes the annotations in one write, only if the resource is still at
-     * {@code version}, where its kind allows it: its replica count is its own {@code spec.replicas}
-     * (Deployments, StatefulSets). One write cannot leave a scale without its record or a record
-     * without its scale, and a meltdown's scale-downs send half the writes.
-     *
-     * @return {@code false}, having written nothing, where the kind does not allow it: the caller then
-     *         writes the annotations and the scale separately
-     * @throws ApiFailure CONFLICT when the resource has changed since {@code version}
+     * Whether {@code ref}'s kind {@linkplain #scaleAndAnnotateAt scales and annotates in one write}:
+     * its replica count is its own {@code spec.replicas} (Deployments, StatefulSets). Otherwise the
+     * annotations and the scale are separate writes.
      */
-    default boolean scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
-            Map<String, Optional<String>> changes, Duration timeout) {
+    default boolean scalesInOneWrite(ResourceRef ref) {
         return false;
+    }
+
+    /**
+     * Sets the replicas and changes the annotations in one write, only if the resource is still at
+     * {@code version}. One write cannot leave a scale without its record or a record without its
+     * scale, and a meltdown's scale-downs send half the writes.
+     *
+     * @throws ApiFailure CONFLICT when the resource has changed since {@code version}
+     * @throws IllegalArgumentException for a kind that does not {@linkplain #scalesInOneWrite scale in one write}
+     */
+    default void scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
+            Map<String, Optional<String>> changes, Duration timeout) {
+        throw new IllegalArgumentException(ref + " does not scale and annotate in one write");
     }
 
     /**
