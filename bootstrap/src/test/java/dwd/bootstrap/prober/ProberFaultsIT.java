@@ -170,20 +170,20 @@ class ProberFaultsIT {
         assertThat(shoot.replicas(KCM)).isEqualTo(3);
         assertThat(shoot.annotations(KCM)).isEmpty();
 
-        // Another writer changes KCM between dwd's read of its scale and dwd's write: the API server
-        // refuses the write (409), and dwd reads again and writes again.
+        // Another writer changes KCM between dwd's decision and its write (one patch of the replicas and
+        // their record): the API server refuses the write (409), and dwd reads again and writes again.
         ApiClient admin = controlPlane.apiClient();
         var raced = new AtomicBoolean();
         seedProxy.beforeForwarding((method, path) -> {
-            if (method.equals("PUT") && path.endsWith("/deployments/" + KCM + "/scale") && raced.compareAndSet(false, true)) {
+            if (method.equals("PATCH") && path.endsWith("/deployments/" + KCM) && raced.compareAndSet(false, true)) {
                 annotate(admin, ns, KCM, "test.dwd.dev/concurrent-writer", "was-here");
             }
         });
         shoot.createDeployment(MCM, 2);
         await("KCM scaled down").atMost(AT_MOST).until(() -> shoot.replicas(KCM) == 0);
 
-        assertThat(seedProxy.exchanges()).filteredOn(exchange -> exchange.method().equals("PUT")
-                        && exchange.path().endsWith("/deployments/" + KCM + "/scale"))
+        assertThat(seedProxy.exchanges()).filteredOn(exchange -> exchange.method().equals("PATCH")
+                        && exchange.path().endsWith("/deployments/" + KCM))
                 .extracting(Exchange::outcome).as("KCM's scale writes").containsExactly("forwarded 409", "forwarded 200");
         assertThat(shoot.annotations(KCM)).containsEntry(ANNOTATION_REPLICAS, "3")
                 .containsEntry("test.dwd.dev/concurrent-writer", "was-here");

@@ -61,7 +61,8 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     private KubernetesScalableResources(Supplier<ApiClient> newSeedClient, OutageLog outages, String dryRun) {
         // Without Nagle: a PATCH or PUT is a HEADERS and a DATA frame, and with Nagle on, the DATA of every
         // write waited for the seed's delayed ACK (~40 ms) while the connection was busy (docs/decisions.md).
-        this.client = new ConcurrencyBound(CONCURRENT_REQUESTS).applied().apply(NoDelaySockets.applyTo(newSeedClient.get()));
+        this.client = new ConcurrencyBound(CONCURRENT_REQUESTS).applied()
+                .apply(NoDelaySockets.applyTo(newSeedClient.get()));
         this.kinds = new ScalableKinds(client);
         this.cache = new DependentsCache(newSeedClient, outages);
         this.dryRun = dryRun;
@@ -158,7 +159,8 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                 .kind("Scale")
                 .metadata(new V1ObjectMeta().name(ref.name()).namespace(namespace).resourceVersion(requireVersion(version)))
                 .spec(new V1ScaleSpec().replicas(replicas));
-        ApiFailures.call(action, () -> JsonCalls.execute(endpoint.replaceScale(namespace, ref.name(), desired, dryRun), timeout));
+        ApiFailures.call(action,
+                () -> JsonCalls.execute(endpoint.replaceScale(namespace, ref.name(), desired, dryRun), timeout));
     }
 
     /** Deployments and StatefulSets: their scale subresource is their own {@code spec.replicas}. */

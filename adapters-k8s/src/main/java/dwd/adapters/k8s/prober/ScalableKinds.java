@@ -102,7 +102,8 @@ final class ScalableKinds {
     private Map<String, DiscoveredKind> fetchKinds(ResourceRef ref, Duration timeout, String action) {
         JsonObject resources;
         try {
-            resources = ApiFailures.call(action + ": discovering " + ref.apiVersion(), () -> JsonCalls.execute(ref.group().isEmpty()
+            resources = ApiFailures.call(action + ": discovering " + ref.apiVersion(), () -> JsonCalls.execute(
+                    ref.group().isEmpty()
                             ? new CoreV1Api(client).getAPIResources().buildCall(null)
                             : new CustomObjectsApi(client).getAPIResources(ref.group(), ref.version()).buildCall(null),
                     timeout));
