@@ -188,7 +188,7 @@ public final class ProberConfigs {
         }
         problems.requireNotNegative(scale.initialDelay, "it is the wait before each attempt to scale the resource;"
                 + " 0s scales at once");
-        problems.requirePositive(scale.timeout, "it bounds each call to the resource's scale subresource, e.g. 30s");
+        problems.requirePositive(scale.timeout, "it bounds each call that reads or scales the resource, e.g. 30s");
     }
 
     private static ProberConfig build(ProberConfigDraft file, Fields fields) {

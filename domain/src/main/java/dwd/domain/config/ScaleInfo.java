@@ -8,7 +8,7 @@ import java.util.Objects;
  *
  * @param level        lower levels run first; resources on the same level run in parallel; any int, gaps allowed
  * @param initialDelay wait before each attempt to scale the resource; zero or more
- * @param timeout      bound on each call to the resource's scale subresource, and on the wait for its ready
+ * @param timeout      bound on each call that reads or scales the resource, and on the wait for its ready
  *                     replicas after the scale before the next level starts; positive
  */
 public record ScaleInfo(int level, Duration initialDelay, Duration timeout) {

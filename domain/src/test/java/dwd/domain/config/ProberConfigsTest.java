@@ -150,7 +150,7 @@ class ProberConfigsTest {
                 arguments("unparsable scale-up delay", scaleUp(1, new ScaleInfoDraft(1, "30 s", null)),
                         "dependentResourceInfos[1].scaleUp.initialDelay", "invalid duration \"30 s\": unknown unit \" s\""),
                 arguments("zero scale-up timeout", scaleUp(1, new ScaleInfoDraft(1, null, "0s")),
-                        "dependentResourceInfos[1].scaleUp.timeout", "must be positive (was 0s); it bounds each call to the resource's scale subresource"),
+                        "dependentResourceInfos[1].scaleUp.timeout", "must be positive (was 0s); it bounds each call that reads or scales the resource"),
                 arguments("scale-down timeout without unit", scaleDown(0, new ScaleInfoDraft(1, null, "30")),
                         "dependentResourceInfos[0].scaleDown.timeout", "invalid duration \"30\": missing unit after 30"),
                 arguments("zero probe interval", change(b -> b.probeInterval("0s")),
