@@ -65,7 +65,7 @@ class ScaleBenchIT {
         List<Long> beforeSeed = ProcFs.descendants();
         try (var seed = LocalControlPlane.start(List.of());
              var shootApis = startShootApis(settings)) {
-            Map<String, List<Long>> others = seedProcesses(beforeSeed);
+            Map<String, List<Long>> others = seedProcesses(beforeSeed, shootApis.pids());
             if (!shootApis.pids().isEmpty()) {
                 others.put("shoot kube-apiservers + etcds", shootApis.pids());
             }
@@ -88,11 +88,11 @@ class ScaleBenchIT {
                 : new ShootApiSimulator(settings.shoots(), settings.nodes(), settings.latency());
     }
 
-    /** The seed's kube-apiserver and etcd, by what they run. */
-    private static Map<String, List<Long>> seedProcesses(List<Long> before) {
+    /** The seed's kube-apiserver and etcd, by what they run (the real shoot API servers' excluded). */
+    private static Map<String, List<Long>> seedProcesses(List<Long> before, List<Long> shootApiProcesses) {
         var processes = new LinkedHashMap<String, List<Long>>();
         for (long pid : ProcFs.descendants()) {
-            if (before.contains(pid)) {
+            if (before.contains(pid) || shootApiProcesses.contains(pid)) {
                 continue;
             }
             String command = ProcessHandle.of(pid).flatMap(p -> p.info().command()).orElse("");
