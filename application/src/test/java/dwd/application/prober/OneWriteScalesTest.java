@@ -6,7 +6,6 @@ import static dwd.application.testing.ProberFixture.MCM;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dwd.application.port.out.ApiFailure;
-import dwd.application.testing.InMemoryResources.Write;
 import dwd.application.testing.ProberFixture;
 import dwd.application.testing.SimulatedShoot;
 import dwd.domain.scaling.Annotations;
@@ -35,13 +34,11 @@ class OneWriteScalesTest {
     }
 
     private void meltdown() {
-        fixture.scheduler.advanceBy(Duration.ofSeconds(45));
-        shoot.cutAll();
-        fixture.scheduler.advanceBy(Duration.ofSeconds(60));
+        fixture.meltdown(shoot);
     }
 
     private List<String> writes(String name) {
-        return fixture.resources.writes(NS).stream().filter(w -> w.name().equals(name)).map(Write::description).toList();
+        return fixture.resources.writeDescriptions(NS, name);
     }
 
     @Test

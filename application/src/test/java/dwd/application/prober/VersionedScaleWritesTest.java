@@ -5,7 +5,6 @@ import static dwd.application.testing.ProberFixture.KCM;
 import static dwd.application.testing.ProberFixture.MCM;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dwd.application.testing.InMemoryResources.Write;
 import dwd.application.testing.ProberFixture;
 import dwd.application.testing.SimulatedShoot;
 import dwd.domain.config.ResourceRef;
@@ -30,13 +29,11 @@ class VersionedScaleWritesTest {
     private final SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 3);
 
     private void meltdown() {
-        fixture.scheduler.advanceBy(Duration.ofSeconds(45));
-        shoot.cutAll();
-        fixture.scheduler.advanceBy(Duration.ofSeconds(60));
+        fixture.meltdown(shoot);
     }
 
     private List<String> writes(String name) {
-        return fixture.resources.writes(NS).stream().filter(w -> w.name().equals(name)).map(Write::description).toList();
+        return fixture.resources.writeDescriptions(NS, name);
     }
 
     @Test

@@ -180,6 +180,12 @@ public final class InMemoryResources implements ScalableResources {
         return writes.stream().filter(w -> w.namespace().equals(namespace)).toList();
     }
 
+    /** What the writes to {@code name} in {@code namespace} did, in order. */
+    public synchronized List<String> writeDescriptions(String namespace, String name) {
+        return writes.stream().filter(w -> w.namespace().equals(namespace) && w.name().equals(name))
+                .map(Write::description).toList();
+    }
+
     private void failIfQueued(String namespace, String name) {
         Deque<ApiFailure> queue = failures.get(key(namespace, name));
         if (queue != null && !queue.isEmpty()) {

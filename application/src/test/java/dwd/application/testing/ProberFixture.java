@@ -79,6 +79,13 @@ public final class ProberFixture {
         return shoot;
     }
 
+    /** Runs {@code shoot} healthy for 45 s, cuts all its nodes off, and runs 60 s more: a meltdown and its scale-down. */
+    public void meltdown(SimulatedShoot.Shoot shoot) {
+        scheduler.advanceBy(Duration.ofSeconds(45));
+        shoot.cutAll();
+        scheduler.advanceBy(Duration.ofSeconds(60));
+    }
+
     public ProberObserver observer() {
         return observer;
     }
