@@ -7,11 +7,21 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
+import okhttp3.Interceptor;
 
-/** Builds client-java {@link ApiClient}s from kubeconfig documents. */
+/** Builds client-java {@link ApiClient}s from kubeconfig documents, and adds interceptors to them. */
 public final class ApiClients {
 
     private ApiClients() {
+    }
+
+    /** Adds {@code interceptor} (last) to each client it is applied to, keeping the client's other settings. */
+    public static UnaryOperator<ApiClient> intercepting(Interceptor interceptor) {
+        return client -> {
+            client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(interceptor).build());
+            return client;
+        };
     }
 
     /**

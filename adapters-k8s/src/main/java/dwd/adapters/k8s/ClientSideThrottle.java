@@ -59,10 +59,7 @@ public final class ClientSideThrottle implements Interceptor {
 
     /** Adds this throttle to each client it is applied to (keeping the client's other settings). */
     public UnaryOperator<ApiClient> applied() {
-        return client -> {
-            client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(this).build());
-            return client;
-        };
+        return ApiClients.intercepting(this);
     }
 
     @Override

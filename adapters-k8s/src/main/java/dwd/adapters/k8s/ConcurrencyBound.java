@@ -34,10 +34,7 @@ public final class ConcurrencyBound implements Interceptor {
 
     /** Adds this bound to each client it is applied to (keeping the client's other settings). */
     public UnaryOperator<ApiClient> applied() {
-        return client -> {
-            client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(this).build());
-            return client;
-        };
+        return ApiClients.intercepting(this);
     }
 
     /** Requests sent and not yet answered (watches not counted). */

@@ -28,11 +28,7 @@ public final class RequestMetering implements Interceptor {
 
     /** Adds metering as {@code target} to each client it is applied to (keeping the client's timeouts). */
     public static UnaryOperator<ApiClient> as(String target, ApiTraffic traffic) {
-        var metering = new RequestMetering(target, traffic);
-        return client -> {
-            client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(metering).build());
-            return client;
-        };
+        return ApiClients.intercepting(new RequestMetering(target, traffic));
     }
 
     @Override
