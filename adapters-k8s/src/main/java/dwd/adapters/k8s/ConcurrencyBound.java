@@ -4,7 +4,9 @@ import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.Semaphore;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
 import okhttp3.Interceptor;
 import okhttp3.Response;
@@ -12,7 +14,7 @@ import okhttp3.Response;
 /**
  * At most {@code permits} requests of the clients it is applied to are at the API server at once;
  * the others wait in arrival order, each for no longer than its call timeout. A watch is not
- * counted: it stays open.
+ * counted: it stays open. Requests that found no room are counted, with the time they waited.
  *
  * <p>Why: a meltdown of many shoots starts thousands of scale writes within seconds. Sent all at
  * once, they queue inside the kube-apiserver on its way to etcd and every one of them takes
@@ -23,6 +25,8 @@ public final class ConcurrencyBound implements Interceptor {
 
     private final int limit;
     private final Semaphore permits;
+    private final LongAdder waitedRequests = new LongAdder();
+    private final LongAdder waitedNanos = new LongAdder();
 
     public ConcurrencyBound(int permits) {
         if (permits < 1) {
@@ -42,12 +46,45 @@ public final class ConcurrencyBound implements Interceptor {
         return limit - permits.availablePermits();
     }
 
+    /** Requests that found every place taken and waited for one. */
+    public long waitedRequests() {
+        return waitedRequests.sum();
+    }
+
+    /** The time those requests waited, in total (those that gave up included). */
+    public Duration waited() {
+        return Duration.ofNanos(waitedNanos.sum());
+    }
+
     @Override
     public Response intercept(Chain chain) throws IOException {
         if ("true".equals(chain.request().url().queryParameter("watch"))) {
             return chain.proceed(chain.request());
         }
-        long timeoutNanos = chain.call().timeout().timeoutNanos();
+        awaitPlace(chain.call().timeout().timeoutNanos());
+        try {
+            // Released once the answer's headers are in: the API server has done its part.
+            return chain.proceed(chain.request());
+        } finally {
+            permits.release();
+        }
+    }
+
+    private void awaitPlace(long timeoutNanos) throws InterruptedIOException {
+        try {
+            // A zero wait, not tryAcquire(): that one barges past the requests already waiting.
+            if (!permits.tryAcquire(0, TimeUnit.NANOSECONDS)) {
+                waitForPlace(timeoutNanos);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting to send the request");
+        }
+    }
+
+    private void waitForPlace(long timeoutNanos) throws InterruptedException, InterruptedIOException {
+        waitedRequests.increment();
+        long start = System.nanoTime();
         try {
             if (timeoutNanos == 0) {
                 permits.acquire();
@@ -55,15 +92,8 @@ public final class ConcurrencyBound implements Interceptor {
                 throw new InterruptedIOException("timeout: the request waited its whole call timeout for one of the "
                         + limit + " requests at the API server to end");
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while waiting to send the request");
-        }
-        try {
-            // Released once the answer's headers are in: the API server has done its part.
-            return chain.proceed(chain.request());
         } finally {
-            permits.release();
+            waitedNanos.add(System.nanoTime() - start);
         }
     }
 }

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The bound on requests at the API server at once, seen on the wire of the real API server: a
  * network interceptor (inside the bound) counts the requests that have left and not been answered.
+ * The requests that waited for room are counted with the time they waited (the prober's metrics).
  */
 @WithLocalControlPlane
 class ConcurrencyBoundIT {
@@ -86,12 +87,16 @@ class ConcurrencyBoundIT {
             Future<?> holder = threads.submit(() -> new VersionApi(client).getCode().execute());
             assertThat(firstArrived.await(DEADLINE_SECONDS, TimeUnit.SECONDS)).isTrue();
             assertThat(bound.inFlight()).isEqualTo(1);
+            assertThat(bound.waitedRequests()).as("the first found room").isZero();
 
             var waiting = new VersionApi(client).getCode().buildCall(null);
             waiting.timeout().timeout(200, TimeUnit.MILLISECONDS);
             assertThatThrownBy(waiting::execute).isInstanceOf(InterruptedIOException.class)
                     .hasMessageContaining("timeout");
             assertThat(sent.get()).as("requests that reached the wire").isEqualTo(1);
+            assertThat(bound.waitedRequests()).as("requests counted as having waited").isEqualTo(1);
+            assertThat(bound.waited()).as("its whole call timeout counted as waited")
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(200));
 
             releaseFirst.countDown();
             assertThat(holder.get(DEADLINE_SECONDS, TimeUnit.SECONDS)).isNotNull();

@@ -31,6 +31,8 @@ import dwd.bootstrap.seed.SeedConnection;
 import dwd.bootstrap.wiring.BuildInfo;
 import dwd.bootstrap.wiring.LauncherComponent;
 import dwd.bootstrap.wiring.ProberComponent;
+import dwd.adapters.k8s.ConcurrencyBound;
+import dwd.adapters.metrics.ClientThrottleMetrics;
 import dwd.domain.config.ProberConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -135,6 +137,8 @@ public final class ProberCommand implements Callable<Integer> {
                 ProberObserver.all(observers.toArray(ProberObserver[]::new)), leadership, operability.traffic(),
                 new ShadowMode(mode, ShadowObserver.all(new LoggingShadowObserver(),
                         new ShadowMetrics(operability.registry(), mode)))).runtime();
+        ClientThrottleMetrics.registerScaleRequestBound(operability.registry(), runtime.scaleRequestBound(),
+                ConcurrencyBound::inFlight, ConcurrencyBound::waitedRequests, bound -> bound.waited().toNanos() / 1e9);
 
         operability.health().addLiveness(loops);
         return operability.run(runtime,

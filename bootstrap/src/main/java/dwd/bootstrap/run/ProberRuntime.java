@@ -1,5 +1,6 @@
 package dwd.bootstrap.run;
 
+import dwd.adapters.k8s.ConcurrencyBound;
 import dwd.adapters.k8s.prober.ClusterWatch;
 import dwd.adapters.k8s.prober.KubernetesMachines;
 import dwd.adapters.k8s.prober.KubernetesScalableResources;
@@ -53,6 +54,11 @@ public final class ProberRuntime implements RoleRuntime {
     @Override
     public boolean isStartedAndSynced() {
         return started && machines.hasSynced() && clusterWatch.hasSynced();
+    }
+
+    /** The bound on scale requests at the seed at once (its waits are metered). */
+    public ConcurrencyBound scaleRequestBound() {
+        return resources.requestBound();
     }
 
     public ProbeSupervisor supervisor() {

@@ -150,6 +150,10 @@ final class BenchReport {
         row("CPU in the burst (cores)", cpuList(others, burst) + String.format(Locale.ROOT,
                 "; the machine was busy %.2f of %d cores", machine.busy() / burst, ProcFs.cores()));
         row("Seed write latency in the burst (mean, until the response headers)", writeLatency(after, before));
+        double queued = delta(after, before, "dwd_scale_requests_queued_total", Map.of());
+        row("Scale requests that waited for one of the places at the seed in the burst", queued <= 0 ? "none"
+                : String.format(Locale.ROOT, "%,.0f, %.0f ms each on average",
+                        queued, 1000 * delta(after, before, "dwd_scale_request_queue_wait_seconds_total", Map.of()) / queued));
         row("Client-side rate limit (--kube-api-qps) in the burst", clientThrottle(after, before)
                 + " (the scale path is exempt; the window had " + clientThrottle(windowEnd, windowStart) + ")");
     }
@@ -187,7 +191,15 @@ final class BenchReport {
                 .append(", backend commit ").append(mean(before, after, "etcd_disk_backend_commit_duration_seconds", Map.of()))
                 .append(", proposals committed ").append(String.format(Locale.ROOT, "%,.0f",
                         after.sum("etcd_server_proposals_committed_total", Map.of())
-                                - before.sum("etcd_server_proposals_committed_total", Map.of())));
+                                - before.sum("etcd_server_proposals_committed_total", Map.of())))
+                // A compaction or snapshot inside the burst holds etcd's backend: the writes of that second slow down.
+                .append(String.format(Locale.ROOT, ", compactions %,.0f (%,.0f ms), snapshots %,.0f",
+                        after.sum("etcd_debugging_mvcc_db_compaction_total_duration_milliseconds_count", Map.of())
+                                - before.sum("etcd_debugging_mvcc_db_compaction_total_duration_milliseconds_count", Map.of()),
+                        after.sum("etcd_debugging_mvcc_db_compaction_total_duration_milliseconds_sum", Map.of())
+                                - before.sum("etcd_debugging_mvcc_db_compaction_total_duration_milliseconds_sum", Map.of()),
+                        after.sum("etcd_debugging_snapshot_save_total_duration_seconds_count", Map.of())
+                                - before.sum("etcd_debugging_snapshot_save_total_duration_seconds_count", Map.of())));
         row("The seed's view of the burst (kube-apiserver /metrics, mean per request and count)", text.toString());
     }
 

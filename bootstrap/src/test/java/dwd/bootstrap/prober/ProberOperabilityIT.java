@@ -101,6 +101,9 @@ class ProberOperabilityIT {
                 .isGreaterThan(0);
         assertThat(metrics.find("dwd_throttled_requests_total", Map.of())).extracting(s -> s.labels().get("target"))
                 .contains("seed", "shoot", "leader-election");
+        assertThat(metrics.has("dwd_scale_requests_queued_total")).as("the scale bound's waits, from the start").isTrue();
+        assertThat(metrics.has("dwd_scale_request_queue_wait_seconds_total")).isTrue();
+        assertThat(metrics.has("dwd_scale_requests_in_flight")).isTrue();
         assertThat(metrics.has("jvm_memory_used_bytes")).isTrue();
         assertThat(metrics.has("jvm_threads_live_threads")).isTrue();
         assertThat(metrics.has("process_uptime_seconds")).isTrue();

@@ -42,6 +42,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
      */
     static final int CONCURRENT_REQUESTS = 32;
 
+    private final ConcurrencyBound bound = new ConcurrencyBound(CONCURRENT_REQUESTS);
     private final ApiClient client;
     private final ScalableKinds kinds;
     private final DependentsCache cache;
@@ -61,8 +62,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     private KubernetesScalableResources(Supplier<ApiClient> newSeedClient, OutageLog outages, String dryRun) {
         // Without Nagle: a PATCH or PUT is a HEADERS and a DATA frame, and with Nagle on, the DATA of every
         // write waited for the seed's delayed ACK (~40 ms) while the connection was busy (docs/decisions.md).
-        this.client = new ConcurrencyBound(CONCURRENT_REQUESTS).applied()
-                .apply(NoDelaySockets.applyTo(newSeedClient.get()));
+        this.client = bound.applied().apply(NoDelaySockets.applyTo(newSeedClient.get()));
         this.kinds = new ScalableKinds(client);
         this.cache = new DependentsCache(newSeedClient, outages);
         this.dryRun = dryRun;
@@ -79,6 +79,11 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     /** {@link #serverDryRun(Supplier)}, the dependents' watches reporting an unreachable seed to {@code outages}. */
     public static KubernetesScalableResources serverDryRun(Supplier<ApiClient> newSeedClient, OutageLog outages) {
         return new KubernetesScalableResources(newSeedClient, outages, DRY_RUN_ALL);
+    }
+
+    /** The bound on this adapter's requests at the seed at once, and its waits (for metrics). */
+    public ConcurrencyBound requestBound() {
+        return bound;
     }
 
     @Override
