@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
 import okhttp3.Interceptor;
 import okhttp3.Response;
@@ -22,8 +21,7 @@ public final class ClientSideThrottle implements Interceptor {
 
     private final Optional<Bucket> bucket;
     private final String description;
-    private final LongAdder waitedRequests = new LongAdder();
-    private final LongAdder waitedNanos = new LongAdder();
+    private final WaitTally waits = new WaitTally();
 
     private ClientSideThrottle(Optional<Bucket> bucket, String description) {
         this.bucket = bucket;
@@ -65,15 +63,14 @@ public final class ClientSideThrottle implements Interceptor {
     @Override
     public Response intercept(Chain chain) throws IOException {
         if (bucket.isPresent() && !bucket.get().tryConsume(1)) {
-            waitedRequests.increment();
-            long start = System.nanoTime();
+            long start = waits.started();
             try {
                 bucket.get().asBlocking().consume(1);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("interrupted while waiting for the client-side rate limit (" + description + ")");
             } finally {
-                waitedNanos.add(System.nanoTime() - start);
+                waits.ended(start);
             }
         }
         return chain.proceed(chain.request());
@@ -81,12 +78,12 @@ public final class ClientSideThrottle implements Interceptor {
 
     /** Requests that found the bucket empty and waited for a token. */
     public long waitedRequests() {
-        return waitedRequests.sum();
+        return waits.requests();
     }
 
     /** The time those requests waited, in total. */
     public Duration waited() {
-        return Duration.ofNanos(waitedNanos.sum());
+        return waits.total();
     }
 
     /** {@code qps 20.0, burst 100}, or {@code no client-side limit}. */

@@ -3,10 +3,9 @@ package dwd.adapters.k8s;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.concurrent.Semaphore;
 import java.time.Duration;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
 import okhttp3.Interceptor;
 import okhttp3.Response;
@@ -25,8 +24,7 @@ public final class ConcurrencyBound implements Interceptor {
 
     private final int limit;
     private final Semaphore permits;
-    private final LongAdder waitedRequests = new LongAdder();
-    private final LongAdder waitedNanos = new LongAdder();
+    private final WaitTally waits = new WaitTally();
 
     public ConcurrencyBound(int permits) {
         if (permits < 1) {
@@ -48,12 +46,12 @@ public final class ConcurrencyBound implements Interceptor {
 
     /** Requests that found every place taken and waited for one. */
     public long waitedRequests() {
-        return waitedRequests.sum();
+        return waits.requests();
     }
 
     /** The time those requests waited, in total (those that gave up included). */
     public Duration waited() {
-        return Duration.ofNanos(waitedNanos.sum());
+        return waits.total();
     }
 
     @Override
@@ -83,8 +81,7 @@ public final class ConcurrencyBound implements Interceptor {
     }
 
     private void waitForPlace(long timeoutNanos) throws InterruptedException, InterruptedIOException {
-        waitedRequests.increment();
-        long start = System.nanoTime();
+        long start = waits.started();
         try {
             if (timeoutNanos == 0) {
                 permits.acquire();
@@ -93,7 +90,7 @@ public final class ConcurrencyBound implements Interceptor {
                         + limit + " requests at the API server to end");
             }
         } finally {
-            waitedNanos.add(System.nanoTime() - start);
+            waits.ended(start);
         }
     }
 }
