@@ -178,8 +178,7 @@ final class BenchReport {
                 .forEach(sample -> levels.add(sample.labels().get("priority_level")));
         for (String level : levels) {
             Map<String, String> labels = Map.of("priority_level", level);
-            double count = after.sum("apiserver_flowcontrol_request_wait_duration_seconds_count", labels)
-                    - before.sum("apiserver_flowcontrol_request_wait_duration_seconds_count", labels);
+            double count = growth(before, after, "apiserver_flowcontrol_request_wait_duration_seconds_count", labels);
             if (count > 0) {
                 text.append(level).append(' ').append(mean(before, after,
                         "apiserver_flowcontrol_request_wait_duration_seconds", labels)).append(", ");
@@ -190,22 +189,23 @@ final class BenchReport {
         text.append("; in etcd: WAL fsync ").append(mean(before, after, "etcd_disk_wal_fsync_duration_seconds", Map.of()))
                 .append(", backend commit ").append(mean(before, after, "etcd_disk_backend_commit_duration_seconds", Map.of()))
                 .append(", proposals committed ").append(String.format(Locale.ROOT, "%,.0f",
-                        after.sum("etcd_server_proposals_committed_total", Map.of())
-                                - before.sum("etcd_server_proposals_committed_total", Map.of())))
+                        growth(before, after, "etcd_server_proposals_committed_total", Map.of())))
                 // A compaction or snapshot inside the burst holds etcd's backend: the writes of that second slow down.
                 .append(String.format(Locale.ROOT, ", compactions %,.0f (%,.0f ms), snapshots %,.0f",
-                        after.sum("etcd_debugging_mvcc_db_compaction_total_duration_milliseconds_count", Map.of())
-                                - before.sum("etcd_debugging_mvcc_db_compaction_total_duration_milliseconds_count", Map.of()),
-                        after.sum("etcd_debugging_mvcc_db_compaction_total_duration_milliseconds_sum", Map.of())
-                                - before.sum("etcd_debugging_mvcc_db_compaction_total_duration_milliseconds_sum", Map.of()),
-                        after.sum("etcd_debugging_snapshot_save_total_duration_seconds_count", Map.of())
-                                - before.sum("etcd_debugging_snapshot_save_total_duration_seconds_count", Map.of())));
+                        growth(before, after, "etcd_debugging_mvcc_db_compaction_total_duration_milliseconds_count", Map.of()),
+                        growth(before, after, "etcd_debugging_mvcc_db_compaction_total_duration_milliseconds_sum", Map.of()),
+                        growth(before, after, "etcd_debugging_snapshot_save_total_duration_seconds_count", Map.of())));
         row("The seed's view of the burst (kube-apiserver /metrics, mean per request and count)", text.toString());
     }
 
+    /** How much a counter (or a histogram's count or sum) of the seed's grew from one scrape to the next. */
+    private static double growth(PrometheusText before, PrometheusText after, String name, Map<String, String> labels) {
+        return after.sum(name, labels) - before.sum(name, labels);
+    }
+
     private static String mean(PrometheusText before, PrometheusText after, String histogram, Map<String, String> labels) {
-        double count = after.sum(histogram + "_count", labels) - before.sum(histogram + "_count", labels);
-        double sum = after.sum(histogram + "_sum", labels) - before.sum(histogram + "_sum", labels);
+        double count = growth(before, after, histogram + "_count", labels);
+        double sum = growth(before, after, histogram + "_sum", labels);
         return count <= 0 ? "none" : String.format(Locale.ROOT, "%.0f ms × %,.0f", 1000 * sum / count, count);
     }
 
