@@ -40,9 +40,7 @@ class ReadinessWaitTest {
     private static Recovered recover(ProberConfig config, long seed, ProberTuning tuning) {
         var fixture = new ProberFixture(config, seed, tuning);
         var shoot = fixture.addShoot(NS, 5, seed);
-        fixture.scheduler.advanceBy(Duration.ofSeconds(45));
-        shoot.cutAll();
-        fixture.scheduler.advanceBy(Duration.ofSeconds(60));
+        fixture.meltdown(shoot);
         assertThat(fixture.resources.replicas(NS, KCM)).isZero();
         fixture.resources.fixReadyReplicas(NS, KCM, 0);
         shoot.heal();

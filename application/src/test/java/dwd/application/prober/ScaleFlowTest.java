@@ -24,12 +24,6 @@ class ScaleFlowTest {
     private final ProberFixture fixture = new ProberFixture(ProberFixture.gardenerConfig(), 1);
     private final SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 1);
 
-    private void meltdown() {
-        fixture.scheduler.advanceBy(Duration.ofSeconds(45));
-        shoot.cutAll();
-        fixture.scheduler.advanceBy(Duration.ofSeconds(60));
-    }
-
     private Instant firstWrite(String name, String prefix) {
         return fixture.resources.writes(NS).stream()
                 .filter(w -> w.name().equals(name) && w.description().startsWith(prefix))
@@ -38,7 +32,7 @@ class ScaleFlowTest {
 
     @Test
     void meltdownScalesMcmAndCaTogetherThenKcmRecordingTheirReplicas() {
-        meltdown();
+        fixture.meltdown(shoot);
 
         assertThat(fixture.resources.replicas(NS, KCM)).isZero();
         assertThat(fixture.resources.replicas(NS, MCM)).isZero();
@@ -58,7 +52,7 @@ class ScaleFlowTest {
 
     @Test
     void recoveryScalesKcmFirstThenMcmAfterItsDelayThenCaRestoringCountsAndRemovingAnnotations() {
-        meltdown();
+        fixture.meltdown(shoot);
         shoot.heal();
         Instant healed = fixture.scheduler.now();
         fixture.scheduler.advanceBy(Duration.ofSeconds(120));
@@ -87,9 +81,7 @@ class ScaleFlowTest {
         fixture.resources.put(NS, KCM, 3);
         fixture.resources.put(NS, MCM, 2); // no cluster-autoscaler: it is optional
         fixture.supervisor.clusterChanged(NS, ProberFixture.healthyShoot());
-        fixture.scheduler.advanceBy(Duration.ofSeconds(45));
-        shoot.cutAll();
-        fixture.scheduler.advanceBy(Duration.ofSeconds(60));
+        fixture.meltdown(shoot);
         assertThat(fixture.resources.replicas(NS, MCM)).isZero();
         assertThat(fixture.resources.replicas(NS, KCM)).isZero();
         assertThat(fixture.observer.lines(NS)).contains("skipped " + CA + ": not found; it is optional");
@@ -113,7 +105,7 @@ class ScaleFlowTest {
     void ignoreScalingSkipsTheResourceAndClearsALeftoverMeltdownAnnotation() {
         fixture.resources.putAnnotation(NS, MCM, Annotations.IGNORE_SCALING, "True");
         fixture.resources.putAnnotation(NS, MCM, Annotations.MELTDOWN_PROTECTION_ACTIVE, "");
-        meltdown();
+        fixture.meltdown(shoot);
         assertThat(fixture.resources.replicas(NS, MCM)).isEqualTo(2);
         assertThat(fixture.resources.annotations(NS, MCM)).isEqualTo(Map.of(Annotations.IGNORE_SCALING, "True"));
         assertThat(fixture.resources.replicas(NS, KCM)).isZero();
@@ -124,9 +116,7 @@ class ScaleFlowTest {
         // MCM's scale-up delay is 2 minutes here, so the network breaks again while it waits.
         var fixture = new ProberFixture(ProberFixture.gardenerConfig(Duration.ofMinutes(2)), 5);
         var shoot = fixture.addShoot(NS, 5, 5);
-        fixture.scheduler.advanceBy(Duration.ofSeconds(45));
-        shoot.cutAll();
-        fixture.scheduler.advanceBy(Duration.ofSeconds(60));
+        fixture.meltdown(shoot);
         shoot.heal();
         fixture.scheduler.advanceBy(Duration.ofSeconds(40)); // KCM is back; MCM waits on its delay
         assertThat(fixture.resources.replicas(NS, KCM)).isEqualTo(3);
