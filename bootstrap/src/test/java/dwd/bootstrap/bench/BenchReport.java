@@ -102,16 +102,9 @@ final class BenchReport {
         }
     }
 
-    void meltdown(int shoots, Instant expiredAt, Map<String, Instant> crossings, Map<String, Instant> firstWrites,
+    void meltdown(int shoots, Instant expiredAt, Map<String, Instant> crossings, ScaleDowns writes,
             Snapshot before, Snapshot after, Snapshot windowStart, Snapshot windowEnd) {
-        var latencies = new ArrayList<Double>();
-        crossings.forEach((ns, crossing) -> {
-            Instant written = firstWrites.get(ns);
-            if (written != null) {
-                latencies.add(Duration.between(crossing, written).toNanos() / 1e9);
-            }
-        });
-        latencies.sort(null);
+        List<Double> latencies = sinceCrossing(crossings, writes::first);
         Instant first = crossings.values().stream().min(Instant::compareTo).orElseThrow();
         Instant last = crossings.values().stream().max(Instant::compareTo).orElseThrow();
         row("**Meltdown**: leases of " + shoots + " shoots stop being renewed at once", String.format(Locale.ROOT,
@@ -120,9 +113,13 @@ final class BenchReport {
                 seconds(Duration.between(expiredAt, last)), latencies.size(), shoots));
         if (!latencies.isEmpty()) {
             row("**Crossing → first scale write** (per shoot, from dwd's log line after the write)",
-                    String.format(Locale.ROOT, "**p50 %.3f s, p99 %.3f s, max %.3f s** (min %.3f s)",
-                            nearestRank(latencies, 0.5), nearestRank(latencies, 0.99), latencies.getLast(),
-                            latencies.getFirst()));
+                    "**" + spread(latencies) + "**");
+            List<Double> firstLevel = sinceCrossing(crossings, ns -> writes.allOf(ns, ScaleDowns.FIRST_LEVEL));
+            row("Crossing → the whole first level written (machine-controller-manager and cluster-autoscaler)",
+                    spread(firstLevel) + String.format(Locale.ROOT, "; %d shoots", firstLevel.size()));
+            List<Double> every = sinceCrossing(crossings, ns -> writes.every(ns, ScaleDowns.FIRST_LEVEL.size() + 1));
+            row("Crossing → every dependent written (kube-controller-manager after the first level)",
+                    spread(every) + String.format(Locale.ROOT, "; %d shoots", every.size()));
         }
         double burst = after.seconds(before);
         double window = windowEnd.seconds(windowStart);
@@ -163,6 +160,34 @@ final class BenchReport {
      * took per write (PATCH and PUT), of it the mean wait in API Priority and Fairness queues, and the
      * mean etcd update.
      */
+    /** One second of the meltdown: the machine's busy cores and the prober's, at its end. */
+    record BurstSecond(Instant end, double machineCores, double dwdCores) {
+    }
+
+    /**
+     * The meltdown second by second until every melted shoot had its first write: crossings, scale
+     * writes (and how many were a shoot's first), the machine's busy cores and the prober's. Shows
+     * whether the writes waited for the seed or for the machine.
+     */
+    void burstBySecond(List<BurstSecond> seconds, Map<String, Instant> crossings, ScaleDowns writes) {
+        var table = new StringBuilder("The meltdown second by second (until every melted shoot's first write; cores "
+                + "of " + ProcFs.cores() + ", from /proc/stat):\n\n| Second ending | Crossings | Scale writes | "
+                + "of them a shoot's first | Machine busy (cores) | dwd (cores) |\n|---|---|---|---|---|---|\n");
+        Instant start = seconds.isEmpty() ? Instant.MAX : seconds.getFirst().end().minusSeconds(1);
+        for (BurstSecond second : seconds) {
+            Instant from = start;
+            Instant to = second.end();
+            long crossed = crossings.values().stream().filter(at -> !at.isBefore(from) && at.isBefore(to)).count();
+            table.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %.2f | %.2f |%n",
+                    DateTimeFormatter.ISO_LOCAL_TIME.withZone(ZoneOffset.UTC).format(to.truncatedTo(
+                            java.time.temporal.ChronoUnit.MILLIS)),
+                    crossed, writes.writesBetween(from, to), writes.firstWritesBetween(from, to),
+                    second.machineCores(), second.dwdCores()));
+            start = to;
+        }
+        notes.add(table.toString());
+    }
+
     void seedInBurst(PrometheusText before, PrometheusText after) {
         var text = new StringBuilder();
         for (String verb : List.of("PATCH", "PUT", "UPDATE")) {
@@ -306,6 +331,21 @@ final class BenchReport {
             }
         }
         return buckets.isEmpty() ? "n/a" : String.format(Locale.ROOT, "> %.0f s", buckets.lastKey());
+    }
+
+    /** Per shoot, the seconds from its crossing to the instant {@code written} gives it (shoots without one left out), sorted. */
+    private static List<Double> sinceCrossing(Map<String, Instant> crossings,
+            java.util.function.Function<String, java.util.Optional<Instant>> written) {
+        var latencies = new ArrayList<Double>();
+        crossings.forEach((ns, crossing) -> written.apply(ns)
+                .ifPresent(at -> latencies.add(Duration.between(crossing, at).toNanos() / 1e9)));
+        latencies.sort(null);
+        return latencies;
+    }
+
+    private static String spread(List<Double> sorted) {
+        return sorted.isEmpty() ? "none" : String.format(Locale.ROOT, "p50 %.3f s, p99 %.3f s, max %.3f s (min %.3f s)",
+                nearestRank(sorted, 0.5), nearestRank(sorted, 0.99), sorted.getLast(), sorted.getFirst());
     }
 
     private static double nearestRank(List<Double> sorted, double q) {

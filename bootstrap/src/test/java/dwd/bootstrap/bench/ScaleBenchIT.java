@@ -1,7 +1,5 @@
 package dwd.bootstrap.bench;
 
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.bootstrap.DwdProcess;
 import dwd.bootstrap.prober.PrometheusText;
@@ -206,22 +204,32 @@ class ScaleBenchIT {
         renewTimes.forEach((shoot, times) -> crossings.put(SeedLoader.namespace(shoot), crossing(times)));
         Instant lastCrossing = crossings.values().stream().max(Instant::compareTo).orElseThrow();
 
-        Map<String, Instant> firstWrites = new HashMap<>();
+        var writes = new ScaleDowns();
+        var seconds = new ArrayList<BenchReport.BurstSecond>();
+        ProcFs.MachineCpu machine = ProcFs.machineCpu();
+        double dwdCpu = ProcFs.cpuSeconds(pid);
         Instant deadline = lastCrossing.plus(Duration.ofMinutes(3));
-        while (firstWrites.size() < melting.size() && Instant.now().isBefore(deadline)) {
+        while (writes.shoots() < melting.size() && Instant.now().isBefore(deadline)) {
             sample(pid);
             pause(Duration.ofSeconds(1));
-            for (String line : log.newLines()) {
-                scaleDownLine(line).ifPresent(entry -> firstWrites.putIfAbsent(entry.getKey(), entry.getValue()));
-            }
+            log.newLines().forEach(writes::add);
+            ProcFs.MachineCpu machineNow = ProcFs.machineCpu();
+            double dwdNow = ProcFs.cpuSeconds(pid);
+            ProcFs.MachineCpu second = machineNow.minus(machine);
+            seconds.add(new BenchReport.BurstSecond(Instant.now(), second.busy() / second.total() * ProcFs.cores(),
+                    (dwdNow - dwdCpu) / second.total() * ProcFs.cores()));
+            machine = machineNow;
+            dwdCpu = dwdNow;
         }
         // Then until every melted shoot's flow has finished (all three dependents), for the burst's request count.
         while (Instant.now().isBefore(deadline) && PrometheusText.parse(prober.metrics())
                 .sum("dwd_scale_flow_duration_seconds_count", Map.of("direction", "down")) < melting.size()) {
             pause(Duration.ofSeconds(1));
         }
+        log.newLines().forEach(writes::add);
         Snapshot after = Snapshot.take(pid, prober, others, shootApis);
-        report.meltdown(melting.size(), expiredAt, crossings, firstWrites, before, after, windowStart, windowEnd);
+        report.meltdown(melting.size(), expiredAt, crossings, writes, before, after, windowStart, windowEnd);
+        report.burstBySecond(seconds, crossings, writes);
         report.seedInBurst(seedBefore, seedMetrics.scrape());
     }
 
@@ -236,20 +244,10 @@ class ScaleBenchIT {
         throw new IllegalArgumentException("no leases");
     }
 
-    /** A log line of a dependent scaled down: its shoot and when. */
-    static java.util.Optional<Map.Entry<String, Instant>> scaleDownLine(String line) {
-        if (!line.contains(": scale-down: scaled ")) {
-            return java.util.Optional.empty();
-        }
-        JsonObject json = JsonParser.parseString(line).getAsJsonObject();
-        return java.util.Optional.of(Map.entry(json.get("shootNamespace").getAsString(),
-                Instant.parse(json.get("time").getAsString())));
-    }
-
     /** Shoots scaled down that were not meant to melt down (from the whole log). */
     private static long falseScaleDowns(LogTail log, BenchSettings settings) throws IOException {
-        return log.all().stream().map(ScaleBenchIT::scaleDownLine).flatMap(java.util.Optional::stream)
-                .map(Map.Entry::getKey).distinct()
+        return log.all().stream().map(ScaleDowns::parse).flatMap(java.util.Optional::stream)
+                .map(ScaleDowns.Write::namespace).distinct()
                 .filter(ns -> !settings.melts(Integer.parseInt(ns.substring(ns.lastIndexOf('s') + 1))))
                 .count();
     }
