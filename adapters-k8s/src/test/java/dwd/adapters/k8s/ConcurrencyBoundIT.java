@@ -3,7 +3,6 @@ package dwd.adapters.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
@@ -14,14 +13,12 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.Response;
 import org.junit.jupiter.api.Test;
@@ -105,60 +102,6 @@ class ConcurrencyBoundIT {
             assertThat(holder.get(DEADLINE_SECONDS, TimeUnit.SECONDS)).isNotNull();
         }
         assertThat(bound.inFlight()).as("a request answered gives its room back").isZero();
-    }
-
-    @Test
-    void aNamespaceWithNothingAtTheServerGoesBeforeOneThatHasARequestThere(LocalControlPlane controlPlane)
-            throws Exception {
-        var sentNamespaces = new ConcurrentLinkedQueue<String>();
-        var firstArrived = new CountDownLatch(1);
-        var releaseFirst = new CountDownLatch(1);
-        var bound = new ConcurrencyBound(1);
-        ApiClient client = onTheWire(bound.applied().apply(controlPlane.newApiClient(Duration.ofSeconds(30))),
-                chain -> {
-                    sentNamespaces.add(ConcurrencyBound.namespaceOf(chain.request().url()));
-                    firstArrived.countDown();
-                    try {
-                        releaseFirst.await(DEADLINE_SECONDS, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return chain.proceed(chain.request());
-                });
-        try (var threads = Executors.newFixedThreadPool(4)) {
-            List<Future<?>> calls = new ArrayList<>();
-            // shoot-a holds the only place; then shoot-a's second request, shoot-b's and shoot-c's wait, in that order.
-            for (String namespace : List.of("shoot-a", "shoot-a", "shoot-b", "shoot-c")) {
-                long waitingBefore = bound.waitedRequests();
-                calls.add(threads.submit(() -> new CoreV1Api(client).listNamespacedConfigMap(namespace).execute()));
-                if (calls.size() == 1) {
-                    assertThat(firstArrived.await(DEADLINE_SECONDS, TimeUnit.SECONDS)).isTrue();
-                } else {
-                    await().atMost(Duration.ofSeconds(DEADLINE_SECONDS))
-                            .until(() -> bound.waitedRequests() == waitingBefore + 1);
-                }
-            }
-            releaseFirst.countDown();
-            for (Future<?> call : calls) {
-                assertThat(call.get(DEADLINE_SECONDS, TimeUnit.SECONDS)).isNotNull();
-            }
-        }
-        assertThat(sentNamespaces).as("the order the requests reached the API server")
-                .containsExactly("shoot-a", "shoot-b", "shoot-c", "shoot-a");
-        assertThat(bound.inFlight()).isZero();
-    }
-
-    @Test
-    void aRequestIsCountedByTheNamespaceInItsPath() {
-        assertThat(ConcurrencyBound.namespaceOf(HttpUrl.get(
-                "https://seed:6443/apis/apps/v1/namespaces/shoot--p--a/deployments/kube-controller-manager")))
-                .isEqualTo("shoot--p--a");
-        assertThat(ConcurrencyBound.namespaceOf(HttpUrl.get("https://seed:6443/api/v1/namespaces/shoot--p--b")))
-                .isEqualTo("shoot--p--b");
-        assertThat(ConcurrencyBound.namespaceOf(HttpUrl.get("https://seed:6443/apis/apps/v1/deployments")))
-                .as("cluster-wide").isEmpty();
-        assertThat(ConcurrencyBound.namespaceOf(HttpUrl.get("https://seed:6443/api/v1/namespaces")))
-                .as("the list of namespaces").isEmpty();
     }
 
     @Test
