@@ -271,6 +271,8 @@ final class BenchReport {
         text.append("Shoot API servers: **").append(shootApis).append("**. Seed: local etcd + kube-apiserver. ")
                 .append("`./dwd prober` with Gardener's config and flags (").append(String.join(" ", ScaleBenchIT.GARDENER_FLAGS))
                 .append(")").append(settings.dwdJvmOptions().isEmpty() ? "" : ", JVM options " + settings.dwdJvmOptions())
+                .append(settings.seedNice() == 0 ? "" : "; the seed's kube-apiserver and etcd at nice " + settings.seedNice()
+                        + " (they get the CPU first)")
                 .append(String.format(Locale.ROOT, "; %d nodes per shoot; %d cores.%n%n", settings.nodes(), ProcFs.cores()));
         text.append("| Figure | Value |\n|---|---|\n");
         for (String[] row : rows) {

@@ -16,10 +16,14 @@ import java.time.Duration;
  * @param profile         {@code dwd.bench.scale.profile} (false): record a CPU profile (JFR) over the window
  * @param seedConcurrency {@code dwd.bench.scale.seedConcurrency} (32): shoots loaded at a time
  * @param dwdJvmOptions   {@code dwd.bench.scale.jvmOptions} (none): extra JVM options for dwd (JAVA_TOOL_OPTIONS)
+ * @param seedNice        {@code dwd.bench.scale.seedNice} (0): the nice value of the seed's kube-apiserver and etcd
+ *                        threads; below 0 they get the CPU before dwd and the simulator, as a seed whose control
+ *                        plane has cores of its own would (needs root)
  * @param out             where logs, recordings and the result go
  */
 record BenchSettings(int shoots, int nodes, Duration window, Duration warmUp, boolean realShootApis, Duration latency,
-                     double meltdown, boolean profile, int seedConcurrency, String dwdJvmOptions, Path out) {
+                     double meltdown, boolean profile, int seedConcurrency, String dwdJvmOptions, int seedNice,
+                     Path out) {
 
     static final String PREFIX = "dwd.bench.scale.";
 
@@ -39,6 +43,7 @@ record BenchSettings(int shoots, int nodes, Duration window, Duration warmUp, bo
                 Boolean.getBoolean(PREFIX + "profile"),
                 Integer.getInteger(PREFIX + "seedConcurrency", 32),
                 System.getProperty(PREFIX + "jvmOptions", "").strip(),
+                Integer.getInteger(PREFIX + "seedNice", 0),
                 target.resolve("bench-scale"));
     }
 

@@ -71,6 +71,21 @@ final class ProcFs {
         return new MachineCpu((total - idle) / TICKS, total / TICKS);
     }
 
+    /** Sets the nice value of every thread of {@code pids} (Linux keeps one per thread; new threads inherit it). */
+    static void renice(int nice, List<Long> pids) throws IOException, InterruptedException {
+        var command = new java.util.ArrayList<>(List.of("renice", "-n", Integer.toString(nice), "-p"));
+        for (long pid : pids) {
+            try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+                tasks.forEach(task -> command.add(task.getFileName().toString()));
+            }
+        }
+        Process renice = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(renice.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (renice.waitFor() != 0) {
+            throw new IOException("renice -n " + nice + " failed (it needs root for a value below 0): " + output.strip());
+        }
+    }
+
     /** The 1-, 5- and 15-minute load averages, as {@code uptime} prints them. */
     static String loadAverage() {
         String[] fields = read(Path.of("/proc/loadavg")).trim().split("\\s+");

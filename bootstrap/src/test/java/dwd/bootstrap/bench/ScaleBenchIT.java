@@ -71,6 +71,10 @@ class ScaleBenchIT {
                     : "benchmark JVM (simulator, scrapes)", List.of(ProcessHandle.current().pid()));
             report.shootApis(shootApis.describe());
             seed(settings, seed, shootApis, others, report);
+            if (settings.seedNice() != 0) {
+                ProcFs.renice(settings.seedNice(), others.getOrDefault("seed kube-apiserver", List.of()));
+                ProcFs.renice(settings.seedNice(), others.getOrDefault("seed etcd", List.of()));
+            }
             runProber(settings, seed, shootApis, others, out, report);
         } finally {
             Runtime.getRuntime().removeShutdownHook(killChildren);
