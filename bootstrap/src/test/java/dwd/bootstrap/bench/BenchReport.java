@@ -155,11 +155,6 @@ final class BenchReport {
                 + " (the scale path is exempt; the window had " + clientThrottle(windowEnd, windowStart) + ")");
     }
 
-    /**
-     * Where the seed spent the burst's writes, from its own metrics: the mean time the kube-apiserver
-     * took per write (PATCH and PUT), of it the mean wait in API Priority and Fairness queues, and the
-     * mean etcd update.
-     */
     /** One second of the meltdown: the machine's busy cores and the prober's, at its end. */
     record BurstSecond(Instant end, double machineCores, double dwdCores) {
     }
@@ -188,6 +183,11 @@ final class BenchReport {
         notes.add(table.toString());
     }
 
+    /**
+     * Where the seed spent the burst's writes, from its own metrics: the mean time the kube-apiserver
+     * took per write (PATCH and PUT), of it the mean wait in API Priority and Fairness queues, and the
+     * mean etcd update.
+     */
     void seedInBurst(PrometheusText before, PrometheusText after) {
         var text = new StringBuilder();
         for (String verb : List.of("PATCH", "PUT", "UPDATE")) {
