@@ -6,13 +6,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /** The scale benchmark's figures as a Markdown table, each row saying what it measured. */
 final class BenchReport {
@@ -117,7 +120,7 @@ final class BenchReport {
             List<Double> firstLevel = sinceCrossing(crossings, ns -> writes.allOf(ns, ScaleDowns.FIRST_LEVEL));
             row("Crossing → the whole first level written (machine-controller-manager and cluster-autoscaler)",
                     spread(firstLevel) + String.format(Locale.ROOT, "; %d shoots", firstLevel.size()));
-            List<Double> every = sinceCrossing(crossings, ns -> writes.every(ns, ScaleDowns.FIRST_LEVEL.size() + 1));
+            List<Double> every = sinceCrossing(crossings, ns -> writes.allOf(ns, ScaleDowns.EVERY));
             row("Crossing → every dependent written (kube-controller-manager after the first level)",
                     spread(every) + String.format(Locale.ROOT, "; %d shoots", every.size()));
         }
@@ -174,8 +177,7 @@ final class BenchReport {
             Instant to = second.end();
             long crossed = crossings.values().stream().filter(at -> !at.isBefore(from) && at.isBefore(to)).count();
             table.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %.2f | %.2f |%n",
-                    DateTimeFormatter.ISO_LOCAL_TIME.withZone(ZoneOffset.UTC).format(to.truncatedTo(
-                            java.time.temporal.ChronoUnit.MILLIS)),
+                    DateTimeFormatter.ISO_LOCAL_TIME.withZone(ZoneOffset.UTC).format(to.truncatedTo(ChronoUnit.MILLIS)),
                     crossed, writes.writesBetween(from, to), writes.firstWritesBetween(from, to),
                     second.machineCores(), second.dwdCores()));
             start = to;
@@ -337,7 +339,7 @@ final class BenchReport {
 
     /** Per shoot, the seconds from its crossing to the instant {@code written} gives it (shoots without one left out), sorted. */
     private static List<Double> sinceCrossing(Map<String, Instant> crossings,
-            java.util.function.Function<String, java.util.Optional<Instant>> written) {
+            Function<String, Optional<Instant>> written) {
         var latencies = new ArrayList<Double>();
         crossings.forEach((ns, crossing) -> written.apply(ns)
                 .ifPresent(at -> latencies.add(Duration.between(crossing, at).toNanos() / 1e9)));

@@ -5,6 +5,7 @@ import com.google.gson.JsonParser;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -12,7 +13,11 @@ import java.util.Optional;
 final class ScaleDowns {
 
     /** The dependents of Gardener's first scale-down level (deploy/examples/prober-config.yaml). */
-    static final Collection<String> FIRST_LEVEL = java.util.List.of("machine-controller-manager", "cluster-autoscaler");
+    static final Collection<String> FIRST_LEVEL = List.of("machine-controller-manager", "cluster-autoscaler");
+
+    /** Every dependent Gardener's config names: the first level, then kube-controller-manager. */
+    static final Collection<String> EVERY = List.of("machine-controller-manager", "cluster-autoscaler",
+            "kube-controller-manager");
 
     record Write(String namespace, String dependent, Instant at) {
     }
@@ -50,12 +55,6 @@ final class ScaleDowns {
         Map<String, Instant> writes = byShoot.getOrDefault(namespace, Map.of());
         return writes.keySet().containsAll(dependents)
                 ? dependents.stream().map(writes::get).max(Instant::compareTo) : Optional.empty();
-    }
-
-    /** When the shoot's last dependent was written, once {@code count} of them were. */
-    Optional<Instant> every(String namespace, int count) {
-        Map<String, Instant> writes = byShoot.getOrDefault(namespace, Map.of());
-        return writes.size() < count ? Optional.empty() : writes.values().stream().max(Instant::compareTo);
     }
 
     /** Scale-down writes (the first of each dependent) made in [from, to). */

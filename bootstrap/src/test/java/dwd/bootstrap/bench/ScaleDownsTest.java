@@ -26,11 +26,11 @@ class ScaleDownsTest {
 
         writes.add(scaled("shoot--a", "machine-controller-manager", "2026-11-25T08:52:33.545Z"));
         assertThat(writes.allOf("shoot--a", ScaleDowns.FIRST_LEVEL)).contains(Instant.parse("2026-11-25T08:52:33.545Z"));
-        assertThat(writes.every("shoot--a", 3)).isEmpty();
+        assertThat(writes.allOf("shoot--a", ScaleDowns.EVERY)).isEmpty();
 
         writes.add(scaled("shoot--a", "kube-controller-manager", "2026-11-25T08:52:34.001Z"));
         writes.add(scaled("shoot--a", "cluster-autoscaler", "2026-11-25T08:53:03.000Z")); // a later flow's: not the first
-        assertThat(writes.every("shoot--a", 3)).contains(Instant.parse("2026-11-25T08:52:34.001Z"));
+        assertThat(writes.allOf("shoot--a", ScaleDowns.EVERY)).contains(Instant.parse("2026-11-25T08:52:34.001Z"));
         assertThat(writes.first("shoot--a")).contains(Instant.parse("2026-11-25T08:52:33.042Z"));
         assertThat(writes.first("shoot--b")).isEmpty();
     }
