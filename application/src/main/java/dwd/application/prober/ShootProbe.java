@@ -28,7 +28,8 @@ import java.util.random.RandomGenerator;
  *
  * <p>Scheduling: after the initial delay, each run schedules the next at {@code interval} plus
  * up to {@code jitter × interval}, or earlier: at the instant the expired fraction would cross the
- * threshold if no lease were renewed (never sooner than {@link ProberTuning#minProbeSpacing()}).
+ * threshold if no lease were renewed, or at once when that instant passed while the lease list was
+ * on its way (never sooner than {@link ProberTuning#minProbeSpacing()} after the run).
  * A 429 pushes the next run back by its Retry-After. Scale flows never delay a probe run.
  *
  * <p>Threading: runs are scheduled one at a time, so the loop's state ({@link #hysteresis},
@@ -194,9 +195,11 @@ final class ShootProbe {
         boolean awaitingConfirmation = action.isEmpty() && verdict.decision() != Decision.HOLD;
         if (awaitingConfirmation) {
             next = now; // hysteresis wants another verdict: confirm soon
-        } else if (verdict.predictedCrossing().isPresent() && verdict.predictedCrossing().get().isAfter(now)
+        } else if (verdict.decision() == Decision.SCALE_UP && verdict.predictedCrossing().isPresent()
                 && verdict.predictedCrossing().get().isBefore(next)) {
-            next = verdict.predictedCrossing().get();
+            // Not crossed when the leases were asked for. A crossing that passed while they were on
+            // their way is probed again at once, not an interval later.
+            next = later(verdict.predictedCrossing().get(), now);
         }
         return later(later(next, now.plus(tuning.minProbeSpacing())), throttledUntil);
     }

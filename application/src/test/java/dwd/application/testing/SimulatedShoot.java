@@ -90,6 +90,8 @@ public final class SimulatedShoot implements ShootClients, Machines {
         private final List<Instant> leaseReads = new ArrayList<>();
         private final Map<String, Instant> lastRenewal = new ConcurrentHashMap<>();
         private Duration leaseAnswerDelay = Duration.ZERO;
+        /** Added to every lease answer (a slow or busy API server). */
+        private Duration everyLeaseAnswerDelay = Duration.ZERO;
 
         private Shoot(String namespace) {
             this.namespace = namespace;
@@ -150,6 +152,14 @@ public final class SimulatedShoot implements ShootClients, Machines {
             leaseAnswerDelay = duration;
         }
 
+        /**
+         * Every lease list from now on is answered at once, then {@code duration} passes before the
+         * caller gets it (an API server or a prober slowed by load).
+         */
+        public synchronized void delayEveryLeaseAnswer(Duration duration) {
+            everyLeaseAnswerDelay = duration;
+        }
+
         /** When the prober read this shoot's leases. */
         public synchronized List<Instant> leaseReads() {
             return List.copyOf(leaseReads);
@@ -202,7 +212,7 @@ public final class SimulatedShoot implements ShootClients, Machines {
                     synchronized (Shoot.this) {
                         leaseReads.add(scheduler.now());
                         answer = List.copyOf(leases.values());
-                        delay = leaseAnswerDelay;
+                        delay = leaseAnswerDelay.plus(everyLeaseAnswerDelay);
                         leaseAnswerDelay = Duration.ZERO;
                     }
                     scheduler.elapse(delay);
