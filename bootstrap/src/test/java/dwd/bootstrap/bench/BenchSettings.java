@@ -19,11 +19,13 @@ import java.time.Duration;
  * @param seedNice        {@code dwd.bench.scale.seedNice} (0): the nice value of the seed's kube-apiserver and etcd
  *                        threads; below 0 they get the CPU before dwd and the simulator, as a seed whose control
  *                        plane has cores of its own would (needs root)
+ * @param seedProfile     {@code dwd.bench.scale.seedProfile} (false): record a CPU profile of the seed's
+ *                        kube-apiserver over the meltdown's crossings (Go's pprof, {@code seed-burst.pprof})
  * @param out             where logs, recordings and the result go
  */
 record BenchSettings(int shoots, int nodes, Duration window, Duration warmUp, boolean realShootApis, Duration latency,
                      double meltdown, boolean profile, int seedConcurrency, String dwdJvmOptions, int seedNice,
-                     Path out) {
+                     boolean seedProfile, Path out) {
 
     static final String PREFIX = "dwd.bench.scale.";
 
@@ -44,6 +46,7 @@ record BenchSettings(int shoots, int nodes, Duration window, Duration warmUp, bo
                 Integer.getInteger(PREFIX + "seedConcurrency", 32),
                 System.getProperty(PREFIX + "jvmOptions", "").strip(),
                 Integer.getInteger(PREFIX + "seedNice", 0),
+                Boolean.getBoolean(PREFIX + "seedProfile"),
                 target.resolve("bench-scale"));
     }
 

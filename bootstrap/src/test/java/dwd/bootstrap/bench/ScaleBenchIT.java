@@ -184,7 +184,7 @@ class ScaleBenchIT {
                     settings.profile());
 
             meltdown(settings, prober, pid, others, shootApis, log, before, after, report,
-                    seedMetrics(seed, others.getOrDefault("seed etcd", List.of())));
+                    seedMetrics(seed, others.getOrDefault("seed etcd", List.of())), out);
 
             long stopping = System.nanoTime();
             int exit = prober.terminate();
@@ -195,7 +195,7 @@ class ScaleBenchIT {
 
     private void meltdown(BenchSettings settings, DwdProcess prober, long pid, Map<String, List<Long>> others,
             ShootApis shootApis, LogTail log, Snapshot windowStart, Snapshot windowEnd, BenchReport report,
-            SeedMetrics seedMetrics) throws Exception {
+            SeedMetrics seedMetrics, Path out) throws Exception {
         List<Integer> melting = IntStream.range(0, settings.shoots()).filter(settings::melts).boxed().toList();
         if (melting.isEmpty()) {
             return;
@@ -207,6 +207,7 @@ class ScaleBenchIT {
         Map<String, Instant> crossings = new HashMap<>();
         renewTimes.forEach((shoot, times) -> crossings.put(SeedLoader.namespace(shoot), crossing(times)));
         Instant lastCrossing = crossings.values().stream().max(Instant::compareTo).orElseThrow();
+        Thread seedProfile = settings.seedProfile() ? profileSeed(seedMetrics, crossings, out) : null;
 
         var writes = new ScaleDowns();
         var seconds = new ArrayList<BenchReport.BurstSecond>();
@@ -235,6 +236,30 @@ class ScaleBenchIT {
         report.meltdown(melting.size(), expiredAt, crossings, writes, before, after, windowStart, windowEnd);
         report.burstBySecond(seconds, crossings, writes);
         report.seedInBurst(seedBefore, seedMetrics.scrape());
+        if (seedProfile != null) {
+            seedProfile.join();
+        }
+    }
+
+    /**
+     * Records the seed kube-apiserver's CPU profile from a second before the first crossing to a
+     * second after the last, into {@code seed-burst.pprof} ({@code go tool pprof -top} reads it).
+     */
+    private static Thread profileSeed(SeedMetrics seedMetrics, Map<String, Instant> crossings, Path out) {
+        Instant first = crossings.values().stream().min(Instant::compareTo).orElseThrow().minusSeconds(1);
+        Instant last = crossings.values().stream().max(Instant::compareTo).orElseThrow().plusSeconds(1);
+        int seconds = (int) Math.max(1, Duration.between(first, last).toSeconds() + 1);
+        return Thread.ofVirtual().name("seed-profile").start(() -> {
+            try {
+                Duration untilFirst = Duration.between(Instant.now(), first);
+                if (untilFirst.isPositive()) {
+                    pause(untilFirst);
+                }
+                Files.write(out.resolve("seed-burst.pprof"), seedMetrics.cpuProfile(seconds));
+            } catch (IOException e) {
+                System.err.println("the seed's CPU profile failed: " + e);
+            }
+        });
     }
 
     /** The instant the expired fraction of these leases reaches the threshold (none is renewed again). */
@@ -259,18 +284,37 @@ class ScaleBenchIT {
     /** The seed kube-apiserver's own metrics, read as its administrator. */
     interface SeedMetrics {
         PrometheusText scrape() throws IOException;
+
+        /** The kube-apiserver's CPU profile over the next {@code seconds} (Go's pprof format). */
+        byte[] cpuProfile(int seconds) throws IOException;
     }
 
     private static SeedMetrics seedMetrics(LocalControlPlane seed, List<Long> etcd) {
         ApiClient client = seed.newApiClient(Duration.ofSeconds(30));
         String etcdMetrics = etcd.stream().map(ScaleBenchIT::etcdClientUrl).flatMap(java.util.Optional::stream)
                 .findFirst().map(url -> url + "/metrics").orElse(null);
-        return () -> {
-            var samples = new ArrayList<>(get(client.getHttpClient(), client.getBasePath() + "/metrics").samples());
-            if (etcdMetrics != null) {
-                samples.addAll(get(new okhttp3.OkHttpClient(), etcdMetrics).samples());
+        return new SeedMetrics() {
+            @Override
+            public PrometheusText scrape() throws IOException {
+                var samples = new ArrayList<>(get(client.getHttpClient(), client.getBasePath() + "/metrics").samples());
+                if (etcdMetrics != null) {
+                    samples.addAll(get(new okhttp3.OkHttpClient(), etcdMetrics).samples());
+                }
+                return new PrometheusText(samples);
             }
-            return new PrometheusText(samples);
+
+            @Override
+            public byte[] cpuProfile(int seconds) throws IOException {
+                var http = client.getHttpClient().newBuilder().readTimeout(Duration.ofSeconds(seconds + 30))
+                        .callTimeout(Duration.ZERO).build();
+                String url = client.getBasePath() + "/debug/pprof/profile?seconds=" + seconds;
+                try (var response = http.newCall(new okhttp3.Request.Builder().url(url).build()).execute()) {
+                    if (!response.isSuccessful()) {
+                        throw new IOException(url + " answered " + response.code());
+                    }
+                    return response.body().bytes();
+                }
+            }
         };
     }
 
