@@ -74,8 +74,8 @@ class StaleLeaseListTest {
                     && read.plus(answerDelay).isAfter(crossing))) {
                 straddled++;
             }
-            // The lease list asked for at or after the crossing comes within one answer delay, plus the
-            // spacing of early runs, after a list that straddled it.
+            // A list that straddled the crossing was answered at most one answer delay after it; the next
+            // run follows within the 500 ms floor, and its list is answered one delay later.
             assertThat(delay).as("seed %d: first write %s vs crossing %s", seed, firstWrite, crossing)
                     .isLessThanOrEqualTo(answerDelay.multipliedBy(2).plusSeconds(1));
             worst = delay.compareTo(worst) > 0 ? delay : worst;
