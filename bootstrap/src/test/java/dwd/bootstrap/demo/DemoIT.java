@@ -17,8 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +60,18 @@ class DemoIT {
         builder.environment().put("NO_COLOR", "1");
         demo = builder.start();
         return demo;
+    }
+
+    /** Waits until the demo's output satisfies {@code condition}; on timeout, fails with what it printed. */
+    private void awaitOutput(Path output, String what, Duration limit, Predicate<String> condition) throws IOException {
+        try {
+            await(what).atMost(limit).pollInterval(Duration.ofMillis(100))
+                    .until(() -> condition.test(Files.readString(output)));
+        } catch (ConditionTimeoutException timeout) {
+            throw new AssertionError(what + " not seen within " + limit + "; the demo "
+                    + (demo.isAlive() ? "still runs" : "exited with " + demo.exitValue()) + " and printed:\n"
+                    + Files.readString(output), timeout);
+        }
     }
 
     private static List<ProcessHandle> processesUsing(String workDirectory) {
@@ -105,8 +119,7 @@ class DemoIT {
     void theDemoRunsTheRealRolesAsProcessesOfTheirOwnAndEndsWithAllChecksObserved() throws Exception {
         Path output = temp.resolve("demo.out");
         Process process = start(output);
-        await("the network cut").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
-                .until(() -> Files.readString(output).contains("Network cut"));
+        awaitOutput(output, "the network cut", Duration.ofMinutes(2), text -> text.contains("Network cut"));
 
         // While the story plays: two processes of the demo's, started like it, with Gardener's flags and their own ports.
         Map<String, ProcessHandle> roles = roles(process);
@@ -179,8 +192,7 @@ class DemoIT {
     void ctrlCInTheMiddleStopsEverythingItStartedAndSaysWhat() throws Exception {
         Path output = temp.resolve("demo.out");
         Process process = start(output);
-        await("the network cut").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
-                .until(() -> Files.readString(output).contains("Network cut"));
+        awaitOutput(output, "the network cut", Duration.ofMinutes(2), text -> text.contains("Network cut"));
         String workDirectory = workDirectory(output);
         assertThat(processesUsing(workDirectory)).as("etcd, kube-apiserver and the roles run").hasSize(4);
         List<ProcessHandle> children = process.descendants().toList();
@@ -203,8 +215,8 @@ class DemoIT {
     void withKeepTheRolesStayUpAtThePrintedUrlsUntilCtrlCStopsEverything() throws Exception {
         Path output = temp.resolve("demo-keep.out");
         Process process = start(output, "--keep", "--verbose");
-        await("the story and the URLs").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
-                .until(() -> Files.readString(output).lines().filter(line -> line.trim().startsWith("/readyz")).count() == 2);
+        awaitOutput(output, "the story and the URLs", Duration.ofMinutes(3),
+                text -> text.lines().filter(line -> line.trim().startsWith("/readyz")).count() == 2);
         String text = Files.readString(output);
         assertThat(text).as(text).contains("All steps observed.", "Ctrl-C stops everything.");
         assertThat(process.isAlive()).as("still running after the story").isTrue();
