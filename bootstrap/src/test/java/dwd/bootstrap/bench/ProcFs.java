@@ -1,8 +1,10 @@
 package dwd.bootstrap.bench;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -73,14 +75,14 @@ final class ProcFs {
 
     /** Sets the nice value of every thread of {@code pids} (Linux keeps one per thread; new threads inherit it). */
     static void renice(int nice, List<Long> pids) throws IOException, InterruptedException {
-        var command = new java.util.ArrayList<>(List.of("renice", "-n", Integer.toString(nice), "-p"));
+        var command = new ArrayList<>(List.of("renice", "-n", Integer.toString(nice), "-p"));
         for (long pid : pids) {
             try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
                 tasks.forEach(task -> command.add(task.getFileName().toString()));
             }
         }
         Process renice = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(renice.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String output = new String(renice.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (renice.waitFor() != 0) {
             throw new IOException("renice -n " + nice + " failed (it needs root for a value below 0): " + output.strip());
         }
@@ -104,7 +106,7 @@ final class ProcFs {
 
     /** The processes this JVM started, and theirs. */
     static List<Long> descendants() {
-        return new java.util.ArrayList<>(ProcessHandle.current().descendants().map(ProcessHandle::pid).toList());
+        return new ArrayList<>(ProcessHandle.current().descendants().map(ProcessHandle::pid).toList());
     }
 
     static int cores() {

@@ -281,7 +281,7 @@ class ScaleBenchIT {
                 .count();
     }
 
-    /** The seed kube-apiserver's own metrics, read as its administrator. */
+    /** The seed kube-apiserver's own metrics and CPU profile, read as its administrator. */
     interface SeedMetrics {
         PrometheusText scrape() throws IOException;
 
