@@ -56,10 +56,11 @@ bench-weeder: control-plane
 	@cat bootstrap/target/weeder-bench.txt
 
 ## bench-scale: the scale benchmark (opt-in, not part of make test). N shoots; BENCH_FLAGS adds
-## -Ddwd.bench.scale.* settings (see bootstrap/src/test/java/dwd/bootstrap/bench/BenchSettings.java).
+## -Ddwd.bench.scale.* settings (see bootstrap/src/test/java/dwd/bootstrap/bench/BenchSettings.java);
+## SEED_GOGC=400 gives the seed's kube-apiserver and etcd that GOGC (docs/benchmarks.md says why).
 N ?= 250
 bench-scale: control-plane
-	$(MVN) -pl bootstrap -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+	$(if $(SEED_GOGC),GOGC=$(SEED_GOGC) )$(MVN) -pl bootstrap -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dit.test=ScaleBenchIT -Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true \
 	  -Ddwd.controlPlane.dir="$$(scripts/control-plane --path)" -Ddwd.bench.scale.shoots=$(N) $(BENCH_FLAGS)
 	@cat bootstrap/target/bench-scale/result-$(N).md

@@ -92,7 +92,7 @@ final class BenchReport {
         row("CPU of the other processes (cores)", cpuList(others, seconds) + String.format(Locale.ROOT,
                 "; the machine was busy %.2f of %d cores, %.2f of them outside the benchmark's processes",
                 machine.busy() / seconds, ProcFs.cores(), Math.max(0, machine.busy() - ours) / seconds));
-        var threads = ScaleBenchIT.minus(after.dwdThreads(), before.dwdThreads());
+        var threads = ProcFs.cpuByGroupBetween(before.dwdThreads(), after.dwdThreads());
         var shares = new StringBuilder();
         threads.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder())).limit(6)
                 .forEach(entry -> shares.append(shares.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT,
@@ -167,6 +167,18 @@ final class BenchReport {
      * writes (and how many were a shoot's first), the machine's busy cores and the prober's. Shows
      * whether the writes waited for the seed or for the machine.
      */
+    /** dwd's CPU per thread group from the first crossing until every melted shoot's first write. */
+    void dwdThreadsInCrossings(Map<String, Double> threads, Duration over) {
+        double seconds = over.toNanos() / 1e9;
+        double total = threads.values().stream().mapToDouble(Double::doubleValue).sum();
+        var groups = new StringBuilder();
+        threads.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder())).limit(8)
+                .forEach(entry -> groups.append(", ").append(String.format(Locale.ROOT, "%s %.2f",
+                        entry.getKey(), entry.getValue() / seconds)));
+        row("dwd CPU by thread from the first crossing to the last first write (/proc, cores)", String.format(
+                Locale.ROOT, "%.2f over %.1f s%s", total / seconds, seconds, groups));
+    }
+
     void burstBySecond(List<BurstSecond> seconds, Map<String, Instant> crossings, ScaleDowns writes) {
         var table = new StringBuilder("The meltdown second by second (until every melted shoot's first write; cores "
                 + "of " + ProcFs.cores() + ", from /proc/stat):\n\n| Second ending | Crossings | Scale writes | "
@@ -275,6 +287,7 @@ final class BenchReport {
                 .append(")").append(settings.dwdJvmOptions().isEmpty() ? "" : ", JVM options " + settings.dwdJvmOptions())
                 .append(settings.seedNice() == 0 ? "" : "; the seed's kube-apiserver and etcd at nice " + settings.seedNice()
                         + " (they get the CPU first)")
+                .append(settings.seedGogc().isEmpty() ? "" : "; the seed's kube-apiserver and etcd with GOGC=" + settings.seedGogc())
                 .append(String.format(Locale.ROOT, "; %d nodes per shoot; %d cores.%n%n", settings.nodes(), ProcFs.cores()));
         text.append("| Figure | Value |\n|---|---|\n");
         for (String[] row : rows) {

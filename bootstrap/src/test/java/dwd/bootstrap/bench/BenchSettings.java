@@ -21,11 +21,14 @@ import java.time.Duration;
  *                        plane has cores of its own would (needs root)
  * @param seedProfile     {@code dwd.bench.scale.seedProfile} (false): record a CPU profile of the seed's
  *                        kube-apiserver over the meltdown's crossings (Go's pprof, {@code seed-burst.pprof})
+ * @param seedGogc        the environment's {@code GOGC} ({@code make bench-scale SEED_GOGC=…} sets it; empty: Go's
+ *                        default of 100), which the seed's kube-apiserver and etcd inherit: how much their heap may
+ *                        grow past what is live before Go's collector runs again
  * @param out             where logs, recordings and the result go
  */
 record BenchSettings(int shoots, int nodes, Duration window, Duration warmUp, boolean realShootApis, Duration latency,
                      double meltdown, boolean profile, int seedConcurrency, String dwdJvmOptions, int seedNice,
-                     boolean seedProfile, Path out) {
+                     boolean seedProfile, String seedGogc, Path out) {
 
     static final String PREFIX = "dwd.bench.scale.";
 
@@ -47,6 +50,7 @@ record BenchSettings(int shoots, int nodes, Duration window, Duration warmUp, bo
                 System.getProperty(PREFIX + "jvmOptions", "").strip(),
                 Integer.getInteger(PREFIX + "seedNice", 0),
                 Boolean.getBoolean(PREFIX + "seedProfile"),
+                System.getenv().getOrDefault("GOGC", "").strip(),
                 target.resolve("bench-scale"));
     }
 

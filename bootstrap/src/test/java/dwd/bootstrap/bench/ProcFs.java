@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,23 +34,47 @@ final class ProcFs {
         return statusField(pid, "Threads:");
     }
 
-    /** CPU seconds per thread group (thread name with trailing numbers removed, e.g. "GC Thread#"). */
-    static Map<String, Double> cpuByThreadGroup(long pid) {
-        var groups = new TreeMap<String, Double>();
+    /** A thread's CPU seconds so far, and the group it is counted in. */
+    record ThreadCpu(String group, double seconds) {
+    }
+
+    /** CPU seconds per thread of the process, by OS thread id. */
+    static Map<Long, ThreadCpu> cpuByThread(long pid) {
+        var threads = new HashMap<Long, ThreadCpu>();
         Path tasks = Path.of("/proc", Long.toString(pid), "task");
         try (var list = Files.list(tasks)) {
             for (Path task : list.toList()) {
                 try {
-                    String name = Files.readString(task.resolve("comm")).strip().replaceAll("[-#]?\\d+$", "");
-                    groups.merge(name, cpuOfStat(Files.readString(task.resolve("stat"))), Double::sum);
+                    threads.put(Long.parseLong(task.getFileName().toString()), new ThreadCpu(
+                            group(Files.readString(task.resolve("comm")).strip()),
+                            cpuOfStat(Files.readString(task.resolve("stat")))));
                 } catch (IOException gone) {
                     // the thread ended meanwhile
                 }
             }
         } catch (IOException gone) {
-            return groups;
+            return threads;
         }
+        return threads;
+    }
+
+    /**
+     * CPU seconds per thread group between two readings, each thread counted under its later name:
+     * threads rename themselves (OkHttp's task runner threads take the name of the task they run), and
+     * summing by name at each reading would move a thread's whole past between groups.
+     */
+    static Map<String, Double> cpuByGroupBetween(Map<Long, ThreadCpu> earlier, Map<Long, ThreadCpu> later) {
+        var groups = new TreeMap<String, Double>();
+        later.forEach((tid, thread) -> {
+            ThreadCpu before = earlier.get(tid);
+            groups.merge(thread.group(), thread.seconds() - (before == null ? 0 : before.seconds()), Double::sum);
+        });
         return groups;
+    }
+
+    /** A thread's group: its name without trailing numbers ("GC Thread#3" is "GC Thread"); OkHttp's task threads as one. */
+    static String group(String threadName) {
+        return threadName.startsWith("OkHttp ") ? "OkHttp tasks" : threadName.replaceAll("[-#]?\\d+$", "");
     }
 
     /** Busy and total CPU seconds of the whole machine since boot ({@code /proc/stat}). */

@@ -214,7 +214,14 @@ class ScaleBenchIT {
         ProcFs.MachineCpu machine = ProcFs.machineCpu();
         double dwdCpu = ProcFs.cpuSeconds(pid);
         Instant deadline = lastCrossing.plus(Duration.ofMinutes(3));
+        Instant firstCrossing = crossings.values().stream().min(Instant::compareTo).orElseThrow();
+        Map<Long, ProcFs.ThreadCpu> threadsAtFirstCrossing = null;
+        long firstCrossingNanos = 0;
         while (writes.shoots() < melting.size() && Instant.now().isBefore(deadline)) {
+            if (threadsAtFirstCrossing == null && !Instant.now().isBefore(firstCrossing)) {
+                threadsAtFirstCrossing = ProcFs.cpuByThread(pid);
+                firstCrossingNanos = System.nanoTime();
+            }
             sample(pid);
             pause(Duration.ofSeconds(1));
             log.newLines().forEach(writes::add);
@@ -226,14 +233,19 @@ class ScaleBenchIT {
             machine = machineNow;
             dwdCpu = dwdNow;
         }
+        Map<String, Double> threadsInCrossings = threadsAtFirstCrossing == null ? Map.of()
+                : ProcFs.cpuByGroupBetween(threadsAtFirstCrossing, ProcFs.cpuByThread(pid));
+        Duration crossingsToLastFirstWrite = Duration.ofNanos(System.nanoTime() - firstCrossingNanos);
         // Then until every melted shoot's flow has finished (all three dependents), for the burst's request count.
-        while (Instant.now().isBefore(deadline) && PrometheusText.parse(prober.metrics())
-                .sum("dwd_scale_flow_duration_seconds_count", Map.of("direction", "down")) < melting.size()) {
+        while (Instant.now().isBefore(deadline) && writes.finishedFlows() < melting.size()) {
             pause(Duration.ofSeconds(1));
+            log.newLines().forEach(writes::add);
         }
-        log.newLines().forEach(writes::add);
         Snapshot after = Snapshot.take(pid, prober, others, shootApis);
         report.meltdown(melting.size(), expiredAt, crossings, writes, before, after, windowStart, windowEnd);
+        if (!threadsInCrossings.isEmpty()) {
+            report.dwdThreadsInCrossings(threadsInCrossings, crossingsToLastFirstWrite);
+        }
         report.burstBySecond(seconds, crossings, writes);
         report.seedInBurst(seedBefore, seedMetrics.scrape());
         if (seedProfile != null) {
@@ -374,13 +386,13 @@ class ScaleBenchIT {
     }
 
     /** What the benchmark reads at one instant. */
-    record Snapshot(long nanos, double dwdCpu, Map<String, Double> dwdThreads, Map<String, Double> othersCpu,
+    record Snapshot(long nanos, double dwdCpu, Map<Long, ProcFs.ThreadCpu> dwdThreads, Map<String, Double> othersCpu,
                     ProcFs.MachineCpu machine, PrometheusText metrics, long shootHandshakes, String load) {
 
         static Snapshot take(long pid, DwdProcess prober, Map<String, List<Long>> others, ShootApis shootApis)
                 throws IOException {
             PrometheusText metrics = PrometheusText.parse(prober.metrics());
-            return new Snapshot(System.nanoTime(), ProcFs.cpuSeconds(pid), ProcFs.cpuByThreadGroup(pid), cpu(others),
+            return new Snapshot(System.nanoTime(), ProcFs.cpuSeconds(pid), ProcFs.cpuByThread(pid), cpu(others),
                     ProcFs.machineCpu(), metrics, shootApis.handshakes(), ProcFs.loadAverage());
         }
 

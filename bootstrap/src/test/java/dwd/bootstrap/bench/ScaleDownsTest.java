@@ -34,4 +34,24 @@ class ScaleDownsTest {
         assertThat(writes.first("shoot--a")).contains(Instant.parse("2026-11-25T08:52:33.042Z"));
         assertThat(writes.first("shoot--b")).isEmpty();
     }
+
+    @Test
+    void aShootsFlowCountsAsFinishedOnceItsLogLineSaysSoWhetherItCompletedFailedOrWasCancelled() {
+        var writes = new ScaleDowns();
+        writes.add(scaled("shoot--a", "kube-controller-manager", "2026-11-25T08:52:34.001Z"));
+        assertThat(writes.finishedFlows()).isZero();
+
+        writes.add(finished("shoot--a", "completed"));
+        writes.add(finished("shoot--b", "failed"));
+        writes.add(finished("shoot--c", "cancelled"));
+        writes.add(finished("shoot--a", "completed")); // the same shoot again: counted once
+        writes.add("{\"message\":\"shoot--d: scale-up completed\",\"shootNamespace\":\"shoot--d\"}");
+
+        assertThat(writes.finishedFlows()).isEqualTo(3);
+    }
+
+    private static String finished(String namespace, String outcome) {
+        return "{\"time\":\"2026-11-25T08:52:34.002Z\",\"level\":\"INFO\",\"logger\":\"dwd.prober\",\"message\":\""
+                + namespace + ": scale-down " + outcome + "\",\"shootNamespace\":\"" + namespace + "\",\"thread\":\"dwd-task-1\"}";
+    }
 }
