@@ -158,15 +158,10 @@ final class BenchReport {
                 + " (the scale path is exempt; the window had " + clientThrottle(windowEnd, windowStart) + ")");
     }
 
-    /** One second of the meltdown: the machine's busy cores and the prober's, at its end. */
-    record BurstSecond(Instant end, double machineCores, double dwdCores) {
+    /** One second of the meltdown: the machine's busy cores, of them stolen, and the prober's, at its end. */
+    record BurstSecond(Instant end, double machineCores, double stolenCores, double dwdCores) {
     }
 
-    /**
-     * The meltdown second by second until every melted shoot had its first write: crossings, scale
-     * writes (and how many were a shoot's first), the machine's busy cores and the prober's. Shows
-     * whether the writes waited for the seed or for the machine.
-     */
     /** dwd's CPU per thread group from the first crossing until every melted shoot's first write. */
     void dwdThreadsInCrossings(Map<String, Double> threads, Duration over) {
         double seconds = over.toNanos() / 1e9;
@@ -179,19 +174,25 @@ final class BenchReport {
                 Locale.ROOT, "%.2f over %.1f s%s", total / seconds, seconds, groups));
     }
 
+    /**
+     * The meltdown second by second until every melted shoot had its first write: crossings, scale
+     * writes (and how many were a shoot's first), the machine's busy cores (and how much of them the
+     * hypervisor took) and the prober's. Shows whether the writes waited for the seed or for the machine.
+     */
     void burstBySecond(List<BurstSecond> seconds, Map<String, Instant> crossings, ScaleDowns writes) {
         var table = new StringBuilder("The meltdown second by second (until every melted shoot's first write; cores "
                 + "of " + ProcFs.cores() + ", from /proc/stat):\n\n| Second ending | Crossings | Scale writes | "
-                + "of them a shoot's first | Machine busy (cores) | dwd (cores) |\n|---|---|---|---|---|---|\n");
+                + "of them a shoot's first | Machine busy (cores) | of it stolen by the hypervisor | dwd (cores) |\n"
+                + "|---|---|---|---|---|---|---|\n");
         Instant start = seconds.isEmpty() ? Instant.MAX : seconds.getFirst().end().minusSeconds(1);
         for (BurstSecond second : seconds) {
             Instant from = start;
             Instant to = second.end();
             long crossed = crossings.values().stream().filter(at -> !at.isBefore(from) && at.isBefore(to)).count();
-            table.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %.2f | %.2f |%n",
+            table.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %.2f | %.2f | %.2f |%n",
                     DateTimeFormatter.ISO_LOCAL_TIME.withZone(ZoneOffset.UTC).format(to.truncatedTo(ChronoUnit.MILLIS)),
                     crossed, writes.writesBetween(from, to), writes.firstWritesBetween(from, to),
-                    second.machineCores(), second.dwdCores()));
+                    second.machineCores(), second.stolenCores(), second.dwdCores()));
             start = to;
         }
         notes.add(table.toString());

@@ -77,10 +77,13 @@ final class ProcFs {
         return threadName.startsWith("OkHttp ") ? "OkHttp tasks" : threadName.replaceAll("[-#]?\\d+$", "");
     }
 
-    /** Busy and total CPU seconds of the whole machine since boot ({@code /proc/stat}). */
-    record MachineCpu(double busy, double total) {
+    /**
+     * Busy and total CPU seconds of the whole machine since boot ({@code /proc/stat}); busy includes
+     * steal, the time the hypervisor gave this machine's virtual CPUs to others.
+     */
+    record MachineCpu(double busy, double total, double steal) {
         MachineCpu minus(MachineCpu earlier) {
-            return new MachineCpu(busy - earlier.busy, total - earlier.total);
+            return new MachineCpu(busy - earlier.busy, total - earlier.total, steal - earlier.steal);
         }
     }
 
@@ -95,7 +98,8 @@ final class ProcFs {
                 idle += value;
             }
         }
-        return new MachineCpu((total - idle) / TICKS, total / TICKS);
+        double steal = fields.length > 8 ? Double.parseDouble(fields[8]) : 0;
+        return new MachineCpu((total - idle) / TICKS, total / TICKS, steal / TICKS);
     }
 
     /** Sets the nice value of every thread of {@code pids} (Linux keeps one per thread; new threads inherit it). */

@@ -229,6 +229,7 @@ class ScaleBenchIT {
             double dwdNow = ProcFs.cpuSeconds(pid);
             ProcFs.MachineCpu second = machineNow.minus(machine);
             seconds.add(new BenchReport.BurstSecond(Instant.now(), second.busy() / second.total() * ProcFs.cores(),
+                    second.steal() / second.total() * ProcFs.cores(),
                     (dwdNow - dwdCpu) / second.total() * ProcFs.cores()));
             machine = machineNow;
             dwdCpu = dwdNow;
