@@ -61,7 +61,8 @@ final class ProcFs {
     /**
      * CPU seconds per thread group between two readings, each thread counted under its later name:
      * threads rename themselves (OkHttp's task runner threads take the name of the task they run), and
-     * summing by name at each reading would move a thread's whole past between groups.
+     * summing by name at each reading would move a thread's whole past between groups. A thread that
+     * ended between the readings is not counted (the JVM may stop compiler threads it no longer needs).
      */
     static Map<String, Double> cpuByGroupBetween(Map<Long, ThreadCpu> earlier, Map<Long, ThreadCpu> later) {
         var groups = new TreeMap<String, Double>();

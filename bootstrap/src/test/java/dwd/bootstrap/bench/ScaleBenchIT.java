@@ -206,15 +206,15 @@ class ScaleBenchIT {
         Map<Integer, List<Instant>> renewTimes = shootApis.expire(melting, expiredAt);
         Map<String, Instant> crossings = new HashMap<>();
         renewTimes.forEach((shoot, times) -> crossings.put(SeedLoader.namespace(shoot), crossing(times)));
+        Instant firstCrossing = crossings.values().stream().min(Instant::compareTo).orElseThrow();
         Instant lastCrossing = crossings.values().stream().max(Instant::compareTo).orElseThrow();
-        Thread seedProfile = settings.seedProfile() ? profileSeed(seedMetrics, crossings, out) : null;
+        Thread seedProfile = settings.seedProfile() ? profileSeed(seedMetrics, firstCrossing, lastCrossing, out) : null;
 
         var writes = new ScaleDowns();
         var seconds = new ArrayList<BenchReport.BurstSecond>();
         ProcFs.MachineCpu machine = ProcFs.machineCpu();
         double dwdCpu = ProcFs.cpuSeconds(pid);
         Instant deadline = lastCrossing.plus(Duration.ofMinutes(3));
-        Instant firstCrossing = crossings.values().stream().min(Instant::compareTo).orElseThrow();
         Map<Long, ProcFs.ThreadCpu> threadsAtFirstCrossing = null;
         long firstCrossingNanos = 0;
         while (writes.shoots() < melting.size() && Instant.now().isBefore(deadline)) {
@@ -234,9 +234,12 @@ class ScaleBenchIT {
             machine = machineNow;
             dwdCpu = dwdNow;
         }
-        Map<String, Double> threadsInCrossings = threadsAtFirstCrossing == null ? Map.of()
-                : ProcFs.cpuByGroupBetween(threadsAtFirstCrossing, ProcFs.cpuByThread(pid));
-        Duration crossingsToLastFirstWrite = Duration.ofNanos(System.nanoTime() - firstCrossingNanos);
+        Map<String, Double> threadsInCrossings = Map.of();
+        Duration crossingsToLastFirstWrite = Duration.ZERO;
+        if (threadsAtFirstCrossing != null) {
+            threadsInCrossings = ProcFs.cpuByGroupBetween(threadsAtFirstCrossing, ProcFs.cpuByThread(pid));
+            crossingsToLastFirstWrite = Duration.ofNanos(System.nanoTime() - firstCrossingNanos);
+        }
         // Then until every melted shoot's flow has finished (all three dependents), for the burst's request count.
         while (Instant.now().isBefore(deadline) && writes.finishedFlows() < melting.size()) {
             pause(Duration.ofSeconds(1));
@@ -258,9 +261,9 @@ class ScaleBenchIT {
      * Records the seed kube-apiserver's CPU profile from a second before the first crossing to a
      * second after the last, into {@code seed-burst.pprof} ({@code go tool pprof -top} reads it).
      */
-    private static Thread profileSeed(SeedMetrics seedMetrics, Map<String, Instant> crossings, Path out) {
-        Instant first = crossings.values().stream().min(Instant::compareTo).orElseThrow().minusSeconds(1);
-        Instant last = crossings.values().stream().max(Instant::compareTo).orElseThrow().plusSeconds(1);
+    private static Thread profileSeed(SeedMetrics seedMetrics, Instant firstCrossing, Instant lastCrossing, Path out) {
+        Instant first = firstCrossing.minusSeconds(1);
+        Instant last = lastCrossing.plusSeconds(1);
         int seconds = (int) Math.max(1, Duration.between(first, last).toSeconds() + 1);
         return Thread.ofVirtual().name("seed-profile").start(() -> {
             try {
