@@ -20,6 +20,7 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -288,10 +289,38 @@ public final class LocalKubernetes implements AutoCloseable {
         return report;
     }
 
-    /** A free loopback port (taken by someone else before it is bound, rarely: the demo tries again once). */
+    /** Where {@link #freePort} looks first: above the well-known and commonly configured ports. */
+    static final int LOWEST_PORT = 10_000;
+
+    /**
+     * A free loopback port, below the system's ephemeral range where it can: a port from that range
+     * can be handed to any process's outgoing connection between this check and the bind of the
+     * server it is meant for (a role then fails with "Address already in use"). Taken by another
+     * server before it is bound, rarely: the demo tries the control plane again once.
+     */
     static int freePort() throws IOException {
+        int ephemeralFrom = ephemeralPortsFrom();
+        var random = ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 50 && ephemeralFrom > LOWEST_PORT; attempt++) {
+            int port = random.nextInt(LOWEST_PORT, ephemeralFrom);
+            try (var socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                return socket.getLocalPort();
+            } catch (IOException taken) {
+                // another server has it: try the next
+            }
+        }
         try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
+        }
+    }
+
+    /** The first port of the kernel's range for outgoing connections (Linux's default where unknown). */
+    static int ephemeralPortsFrom() {
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip();
+            return Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException unknown) {
+            return 32_768;
         }
     }
 
