@@ -105,6 +105,14 @@ final class BenchReport {
         }
     }
 
+    void warmUpMeltdown(int shoots, Instant expiredAt, Map<String, Instant> crossings, ScaleDowns writes, Duration took) {
+        List<Double> latencies = sinceCrossing(crossings, writes::first);
+        row("Warm-up meltdown: leases of " + shoots + " other shoots stop being renewed, and stay so through the "
+                + "measured meltdown", String.format(Locale.ROOT, "%d of %d scaled down; crossing → first scale write %s; "
+                + "the measured meltdown began when every flow had finished, %.0f s after this expiry",
+                latencies.size(), shoots, latencies.isEmpty() ? "none" : spread(latencies), seconds(took)));
+    }
+
     void meltdown(int shoots, Instant expiredAt, Map<String, Instant> crossings, ScaleDowns writes,
             Snapshot before, Snapshot after, Snapshot windowStart, Snapshot windowEnd) {
         List<Double> latencies = sinceCrossing(crossings, writes::first);

@@ -13,6 +13,9 @@ import java.time.Duration;
  * @param realShootApis   {@code dwd.bench.scale.shootApi} ({@code real} up to 1,000 shoots, else {@code simulated})
  * @param latency         {@code dwd.bench.scale.shootLatencyMillis} (0): the simulator's added latency per answer
  * @param meltdown        {@code dwd.bench.scale.meltdown} (0.1): fraction of the shoots whose leases expire at once
+ * @param warmUpMeltdown  {@code dwd.bench.scale.warmUpMeltdown} (0): fraction of the other shoots whose leases expire
+ *                        first and stay expired, so that the measured meltdown meets a prober whose scale-down path
+ *                        has run (and been compiled) before; simulated shoot APIs only
  * @param profile         {@code dwd.bench.scale.profile} (false): record a CPU profile (JFR) over the window
  * @param seedConcurrency {@code dwd.bench.scale.seedConcurrency} (32): shoots loaded at a time
  * @param dwdJvmOptions   {@code dwd.bench.scale.jvmOptions} (none): extra JVM options for dwd (JAVA_TOOL_OPTIONS)
@@ -27,8 +30,8 @@ import java.time.Duration;
  * @param out             where logs, recordings and the result go
  */
 record BenchSettings(int shoots, int nodes, Duration window, Duration warmUp, boolean realShootApis, Duration latency,
-                     double meltdown, boolean profile, int seedConcurrency, String dwdJvmOptions, int seedNice,
-                     boolean seedProfile, String seedGogc, Path out) {
+                     double meltdown, double warmUpMeltdown, boolean profile, int seedConcurrency, String dwdJvmOptions,
+                     int seedNice, boolean seedProfile, String seedGogc, Path out) {
 
     static final String PREFIX = "dwd.bench.scale.";
 
@@ -38,6 +41,11 @@ record BenchSettings(int shoots, int nodes, Duration window, Duration warmUp, bo
         if (!shootApi.equals("real") && !shootApi.equals("simulated")) {
             throw new IllegalArgumentException(PREFIX + "shootApi must be 'real' or 'simulated', not '" + shootApi + "'");
         }
+        double warmUpMeltdown = Double.parseDouble(System.getProperty(PREFIX + "warmUpMeltdown", "0"));
+        if (warmUpMeltdown > 0 && shootApi.equals("real")) {
+            throw new IllegalArgumentException(PREFIX + "warmUpMeltdown needs " + PREFIX + "shootApi=simulated: the real "
+                    + "shoot APIs share one lease set among the melting shoots");
+        }
         return new BenchSettings(shoots,
                 Integer.getInteger(PREFIX + "nodes", 3),
                 Duration.ofSeconds(Math.round(Double.parseDouble(System.getProperty(PREFIX + "minutes", "5")) * 60)),
@@ -45,6 +53,7 @@ record BenchSettings(int shoots, int nodes, Duration window, Duration warmUp, bo
                 shootApi.equals("real"),
                 Duration.ofMillis(Integer.getInteger(PREFIX + "shootLatencyMillis", 0)),
                 Double.parseDouble(System.getProperty(PREFIX + "meltdown", "0.1")),
+                warmUpMeltdown,
                 Boolean.getBoolean(PREFIX + "profile"),
                 Integer.getInteger(PREFIX + "seedConcurrency", 32),
                 System.getProperty(PREFIX + "jvmOptions", "").strip(),
@@ -57,5 +66,10 @@ record BenchSettings(int shoots, int nodes, Duration window, Duration warmUp, bo
     /** Every k-th shoot melts down, for a fraction of 1/k. */
     boolean melts(int shoot) {
         return meltdown > 0 && shoot % Math.max(1, Math.round(1 / meltdown)) == 0;
+    }
+
+    /** Every k-th shoot, counted from the second, melts in the warm-up, unless it {@link #melts} later. */
+    boolean meltsInWarmUp(int shoot) {
+        return warmUpMeltdown > 0 && !melts(shoot) && shoot % Math.max(2, Math.round(1 / warmUpMeltdown)) == 1;
     }
 }

@@ -183,6 +183,7 @@ class ScaleBenchIT {
             report.window(before, after, latenessMax, dwdRss, maxThreads, heapAfterGc, Jfr.read(recording, 15),
                     settings.profile());
 
+            warmUpMeltdown(settings, shootApis, log, report);
             meltdown(settings, prober, pid, others, shootApis, log, before, after, report,
                     seedMetrics(seed, others.getOrDefault("seed etcd", List.of())), out);
 
@@ -191,6 +192,35 @@ class ScaleBenchIT {
             report.shutdown(exit, Duration.ofNanos(System.nanoTime() - stopping));
             report.falseScaleDowns(falseScaleDowns(log, settings));
         }
+    }
+
+    /**
+     * The warm-up meltdown: the leases of the {@link BenchSettings#meltsInWarmUp} shoots expire and stay expired.
+     * Waits until each one's scale-down flow has finished, so that the measured meltdown meets a prober that has
+     * run its scale-down path before; these shoots stay scaled down through it.
+     */
+    private static void warmUpMeltdown(BenchSettings settings, ShootApis shootApis, LogTail log, BenchReport report)
+            throws Exception {
+        List<Integer> shoots = IntStream.range(0, settings.shoots()).filter(settings::meltsInWarmUp).boxed().toList();
+        if (shoots.isEmpty()) {
+            return;
+        }
+        Instant expiredAt = Instant.now();
+        Map<String, Instant> crossings = crossings(shootApis.expire(shoots, expiredAt));
+        Instant deadline = crossings.values().stream().max(Instant::compareTo).orElseThrow().plus(Duration.ofMinutes(3));
+        var writes = new ScaleDowns();
+        while (writes.finishedFlows() < shoots.size() && Instant.now().isBefore(deadline)) {
+            pause(Duration.ofSeconds(1));
+            log.newLines().forEach(writes::add);
+        }
+        report.warmUpMeltdown(shoots.size(), expiredAt, crossings, writes, Duration.between(expiredAt, Instant.now()));
+    }
+
+    /** Per melting shoot's namespace, when its leases cross the threshold. */
+    private static Map<String, Instant> crossings(Map<Integer, List<Instant>> renewTimes) {
+        Map<String, Instant> crossings = new HashMap<>();
+        renewTimes.forEach((shoot, times) -> crossings.put(SeedLoader.namespace(shoot), crossing(times)));
+        return crossings;
     }
 
     private void meltdown(BenchSettings settings, DwdProcess prober, long pid, Map<String, List<Long>> others,
@@ -203,9 +233,7 @@ class ScaleBenchIT {
         Snapshot before = Snapshot.take(pid, prober, others, shootApis);
         PrometheusText seedBefore = seedMetrics.scrape();
         Instant expiredAt = Instant.now();
-        Map<Integer, List<Instant>> renewTimes = shootApis.expire(melting, expiredAt);
-        Map<String, Instant> crossings = new HashMap<>();
-        renewTimes.forEach((shoot, times) -> crossings.put(SeedLoader.namespace(shoot), crossing(times)));
+        Map<String, Instant> crossings = crossings(shootApis.expire(melting, expiredAt));
         Instant firstCrossing = crossings.values().stream().min(Instant::compareTo).orElseThrow();
         Instant lastCrossing = crossings.values().stream().max(Instant::compareTo).orElseThrow();
         Thread seedProfile = settings.seedProfile() ? profileSeed(seedMetrics, firstCrossing, lastCrossing, out) : null;
@@ -289,11 +317,12 @@ class ScaleBenchIT {
         throw new IllegalArgumentException("no leases");
     }
 
-    /** Shoots scaled down that were not meant to melt down (from the whole log). */
+    /** Shoots scaled down that were not meant to melt down, in the warm-up or after it (from the whole log). */
     private static long falseScaleDowns(LogTail log, BenchSettings settings) throws IOException {
         return log.all().stream().map(ScaleDowns::parse).flatMap(java.util.Optional::stream)
                 .map(ScaleDowns.Write::namespace).distinct()
-                .filter(ns -> !settings.melts(Integer.parseInt(ns.substring(ns.lastIndexOf('s') + 1))))
+                .map(ns -> Integer.parseInt(ns.substring(ns.lastIndexOf('s') + 1)))
+                .filter(shoot -> !settings.melts(shoot) && !settings.meltsInWarmUp(shoot))
                 .count();
     }
 
