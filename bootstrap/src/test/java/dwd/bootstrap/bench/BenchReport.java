@@ -206,6 +206,25 @@ final class BenchReport {
         notes.add(table.toString());
     }
 
+    /** The machine's pace in the window and in the crossings, from {@link CpuGauge}'s readings. */
+    void machinePace(List<CpuGauge.Reading> window, List<CpuGauge.Reading> crossings) {
+        if (window.isEmpty() || crossings.isEmpty()) {
+            return;
+        }
+        row("The machine's pace (a fixed work's own CPU time, read once a second; lower is faster)", String.format(
+                Locale.ROOT, "arithmetic %s ns a step in the window, %s in the crossings; a pointer chase through "
+                        + "128 MiB %s ns a step in the window, %s in the crossings (median (min–max) of %d and %d readings)",
+                pace(window, CpuGauge.Reading::arithmeticNanos), pace(crossings, CpuGauge.Reading::arithmeticNanos),
+                pace(window, CpuGauge.Reading::memoryNanos), pace(crossings, CpuGauge.Reading::memoryNanos),
+                window.size(), crossings.size()));
+    }
+
+    private static String pace(List<CpuGauge.Reading> readings, java.util.function.ToDoubleFunction<CpuGauge.Reading> nanos) {
+        double[] sorted = readings.stream().mapToDouble(nanos).sorted().toArray();
+        return String.format(Locale.ROOT, "%.2f (%.2f–%.2f)", sorted[sorted.length / 2], sorted[0],
+                sorted[sorted.length - 1]);
+    }
+
     /**
      * Where the seed spent the burst's writes, from its own metrics: the mean time the kube-apiserver
      * took per write (PATCH and PUT), of it the mean wait in API Priority and Fairness queues, and the

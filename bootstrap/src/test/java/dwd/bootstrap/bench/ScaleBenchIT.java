@@ -45,6 +45,9 @@ class ScaleBenchIT {
 
     private final List<Long> dwdRss = new ArrayList<>();
     private long maxThreads;
+    private CpuGauge gauge;
+    private Instant windowStartedAt;
+    private Instant windowEndedAt;
 
     @Test
     void oneProberReplicaAgainstManyShoots() throws Exception {
@@ -75,7 +78,10 @@ class ScaleBenchIT {
                 ProcFs.renice(settings.seedNice(), others.getOrDefault("seed kube-apiserver", List.of()));
                 ProcFs.renice(settings.seedNice(), others.getOrDefault("seed etcd", List.of()));
             }
-            runProber(settings, seed, shootApis, others, out, report);
+            try (var pace = CpuGauge.start()) {
+                gauge = pace;
+                runProber(settings, seed, shootApis, others, out, report);
+            }
         } finally {
             Runtime.getRuntime().removeShutdownHook(killChildren);
         }
@@ -160,6 +166,7 @@ class ScaleBenchIT {
             pause(settings.warmUp());
             Path recording = out.resolve(settings.profile() ? "profile.jfr" : "handshakes.jfr");
             Jfr.start(pid, recording, settings.profile());
+            windowStartedAt = Instant.now();
             Snapshot before = Snapshot.take(pid, prober, others, shootApis);
             dwdRss.clear();
             maxThreads = 0;
@@ -176,6 +183,7 @@ class ScaleBenchIT {
                 pause(Duration.ofNanos(Math.min(SAMPLE_EVERY.toNanos(), Math.max(0, windowEnd - System.nanoTime()))));
             }
             Snapshot after = Snapshot.take(pid, prober, others, shootApis);
+            windowEndedAt = Instant.now();
             latenessMax = Math.max(latenessMax, after.metrics().sum("dwd_probe_lateness_seconds_max", Map.of()));
             Jfr.stop(pid);
             long heapAfterGc = Jfr.heapAfterFullGc(pid);
@@ -279,6 +287,10 @@ class ScaleBenchIT {
             report.dwdThreadsInCrossings(threadsInCrossings, crossingsToLastFirstWrite);
         }
         report.burstBySecond(seconds, crossings, writes);
+        Instant lastFirstWrite = crossings.keySet().stream().map(writes::first).flatMap(java.util.Optional::stream)
+                .max(Instant::compareTo).orElse(lastCrossing);
+        report.machinePace(gauge.between(windowStartedAt, windowEndedAt),
+                gauge.between(firstCrossing, lastFirstWrite.plusSeconds(1)));
         report.seedInBurst(seedBefore, seedMetrics.scrape());
         if (seedProfile != null) {
             seedProfile.join();
