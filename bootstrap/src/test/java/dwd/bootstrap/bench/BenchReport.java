@@ -316,7 +316,8 @@ final class BenchReport {
                 .append(settings.seedNice() == 0 ? "" : "; the seed's kube-apiserver and etcd at nice " + settings.seedNice()
                         + " (they get the CPU first)")
                 .append(settings.seedGogc().isEmpty() ? "" : "; the seed's kube-apiserver and etcd with GOGC=" + settings.seedGogc())
-                .append(String.format(Locale.ROOT, "; %d nodes per shoot; %d cores.%n%n", settings.nodes(), ProcFs.cores()));
+                .append(String.format(Locale.ROOT, "; %d nodes per shoot; %d cores; transparent huge pages: %s.%n%n",
+                        settings.nodes(), ProcFs.cores(), ProcFs.transparentHugePages()));
         text.append("| Figure | Value |\n|---|---|\n");
         for (String[] row : rows) {
             text.append("| ").append(row[0]).append(" | ").append(row[1]).append(" |\n");

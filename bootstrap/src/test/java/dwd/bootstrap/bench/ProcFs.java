@@ -124,6 +124,25 @@ final class ProcFs {
         return fields[0] + ", " + fields[1] + ", " + fields[2];
     }
 
+    /**
+     * The kernel's transparent huge page mode ({@code always}, {@code madvise} or {@code never}): whether
+     * the processes' heaps get 2 MiB pages, which spare them most misses of the address translation cache.
+     */
+    static String transparentHugePages() {
+        Path setting = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        if (!Files.isReadable(setting)) {
+            return "unknown";
+        }
+        return selectedMode(read(setting));
+    }
+
+    /** The bracketed choice of a kernel setting that lists its modes ({@code always [madvise] never}). */
+    static String selectedMode(String modes) {
+        int open = modes.indexOf('[');
+        int close = modes.indexOf(']');
+        return open >= 0 && close > open ? modes.substring(open + 1, close) : modes.strip();
+    }
+
     /** MemAvailable in bytes. */
     static long memAvailable() {
         for (String line : read(Path.of("/proc/meminfo")).split("\n")) {

@@ -28,4 +28,10 @@ class ProcFsTest {
         assertThat(ProcFs.group("OkHttp TaskRunner")).isEqualTo("OkHttp tasks");
         assertThat(ProcFs.group("OkHttp ConnectionPool")).isEqualTo("OkHttp tasks");
     }
+
+    @Test
+    void theSelectedModeOfAKernelSettingIsTheBracketedOne() {
+        assertThat(ProcFs.selectedMode("always [madvise] never\n")).isEqualTo("madvise");
+        assertThat(ProcFs.selectedMode("never\n")).isEqualTo("never");
+    }
 }
