@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /** The scale benchmark's figures as a Markdown table, each row saying what it measured. */
 final class BenchReport {
@@ -219,7 +220,7 @@ final class BenchReport {
                 window.size(), crossings.size()));
     }
 
-    private static String pace(List<CpuGauge.Reading> readings, java.util.function.ToDoubleFunction<CpuGauge.Reading> nanos) {
+    private static String pace(List<CpuGauge.Reading> readings, ToDoubleFunction<CpuGauge.Reading> nanos) {
         double[] sorted = readings.stream().mapToDouble(nanos).sorted().toArray();
         return String.format(Locale.ROOT, "%.2f (%.2f–%.2f)", sorted[sorted.length / 2], sorted[0],
                 sorted[sorted.length - 1]);
