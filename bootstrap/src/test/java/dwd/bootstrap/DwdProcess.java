@@ -1,9 +1,8 @@
 package dwd.bootstrap;
 
+import dwd.bootstrap.demo.LocalKubernetes;
 import java.io.IOException;
 import java.net.HttpURLConnection;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -72,10 +71,9 @@ public class DwdProcess implements AutoCloseable {
         return new DwdProcess(process, log, metricsPort, healthPort);
     }
 
+    /** A free loopback port for a role's server, chosen as the demo chooses its roles' ports. */
     public static int freePort() throws IOException {
-        try (var socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+        return LocalKubernetes.freePort();
     }
 
     public String log() throws IOException {

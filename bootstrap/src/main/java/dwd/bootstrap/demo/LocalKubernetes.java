@@ -298,7 +298,7 @@ public final class LocalKubernetes implements AutoCloseable {
      * server it is meant for (a role then fails with "Address already in use"). Taken by another
      * server before it is bound, rarely: the demo tries the control plane again once.
      */
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         int ephemeralFrom = ephemeralPortsFrom();
         var random = ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 50 && ephemeralFrom > LOWEST_PORT; attempt++) {
