@@ -32,6 +32,8 @@ final class BenchReport {
     private final List<String[]> rows = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private String shootApis = "";
+    /** The seed kube-apiserver's CPU per write with nothing else at work; NaN until measured. */
+    private double seedApiServerMillisPerWrite = Double.NaN;
 
     BenchReport(BenchSettings settings, Instant started, String loadAtStart) {
         this.settings = settings;
@@ -50,6 +52,27 @@ final class BenchReport {
                         + "then seed kube-apiserver RSS %s, etcd RSS %s",
                 objects, requests, retries, seconds(took), requests / seconds(took), cpuList(cpu, 1),
                 mib(apiServerRss), mib(etcdRss)));
+    }
+
+    /**
+     * The seed's own pace: {@code writes} in {@code took}, the processes' CPU meanwhile ({@code cpu}) beyond
+     * their idle rate ({@code idleCpu} over {@code idle}), per write.
+     */
+    void seedPace(int writes, Duration took, Map<String, Double> cpu, Map<String, Double> idleCpu, Duration idle) {
+        var perWrite = new StringBuilder();
+        cpu.forEach((role, spent) -> {
+            double beyondIdle = spent - idleCpu.getOrDefault(role, 0.0) / seconds(idle) * seconds(took);
+            double millis = 1000 * beyondIdle / writes;
+            if (role.equals(ScaleBenchIT.SEED_API_SERVER)) {
+                seedApiServerMillisPerWrite = millis;
+            }
+            perWrite.append(perWrite.isEmpty() ? "" : ", ")
+                    .append(String.format(Locale.ROOT, "%s %.2f ms", role, millis));
+        });
+        row("The seed's own pace per write (before the prober starts: each melting shoot's Deployments written "
+                + "twice with a merge patch like a scale-down's, " + settings.seedConcurrency() + " at a time)",
+                String.format(Locale.ROOT, "%,d writes in %.1f s = %,.0f writes/s; CPU per write beyond the idle "
+                        + "rate: %s", writes, seconds(took), writes / seconds(took), perWrite));
     }
 
     void startup(Duration allProbed, double dwdCpu) {
@@ -156,8 +179,15 @@ final class BenchReport {
                 (after.dwdCpu() - before.dwdCpu()) / burst));
         var others = ScaleBenchIT.minus(after.othersCpu(), before.othersCpu());
         ProcFs.MachineCpu machine = after.machine().minus(before.machine());
+        double steadyApiServer = ScaleBenchIT.minus(windowEnd.othersCpu(), windowStart.othersCpu())
+                .getOrDefault(ScaleBenchIT.SEED_API_SERVER, 0.0) / window * burst;
+        double apiServerPerRequest =
+                1000 * (others.getOrDefault(ScaleBenchIT.SEED_API_SERVER, 0.0) - steadyApiServer) / extra;
         row("CPU in the burst (cores)", cpuList(others, burst) + String.format(Locale.ROOT,
-                "; the machine was busy %.2f of %d cores", machine.busy() / burst, ProcFs.cores()));
+                "; the machine was busy %.2f of %d cores; the seed kube-apiserver's CPU beyond its steady state, per "
+                        + "seed request of the burst: %.2f ms%s", machine.busy() / burst, ProcFs.cores(),
+                apiServerPerRequest, Double.isNaN(seedApiServerMillisPerWrite) ? "" : String.format(Locale.ROOT,
+                        " (%.2f ms per write before the prober started)", seedApiServerMillisPerWrite)));
         row("Seed write latency in the burst (mean, until the response headers)", writeLatency(after, before));
         double queued = delta(after, before, "dwd_scale_requests_queued_total", Map.of());
         row("Scale requests that waited for one of the places at the seed in the burst", queued <= 0 ? "none"

@@ -42,6 +42,10 @@ class ScaleBenchIT {
     static final double THRESHOLD = 0.6;
     private static final Duration SAMPLE_EVERY = Duration.ofSeconds(5);
     private static final Duration SCRAPE_EVERY = Duration.ofSeconds(30);
+    /** The seed's kube-apiserver among the processes whose CPU the report shows. */
+    static final String SEED_API_SERVER = "seed kube-apiserver";
+    /** How long the seed's idle CPU is read before its pace is measured. */
+    private static final Duration SEED_IDLE = Duration.ofSeconds(5);
 
     private final List<Long> dwdRss = new ArrayList<>();
     private long maxThreads;
@@ -75,7 +79,7 @@ class ScaleBenchIT {
             report.shootApis(shootApis.describe());
             seed(settings, seed, shootApis, others, report);
             if (settings.seedNice() != 0) {
-                ProcFs.renice(settings.seedNice(), others.getOrDefault("seed kube-apiserver", List.of()));
+                ProcFs.renice(settings.seedNice(), others.getOrDefault(SEED_API_SERVER, List.of()));
                 ProcFs.renice(settings.seedNice(), others.getOrDefault("seed etcd", List.of()));
             }
             try (var pace = CpuGauge.start()) {
@@ -105,7 +109,7 @@ class ScaleBenchIT {
             }
             String command = ProcessHandle.of(pid).flatMap(p -> p.info().command()).orElse("");
             if (command.endsWith("kube-apiserver.real") || command.endsWith("kube-apiserver")) {
-                processes.put("seed kube-apiserver", List.of(pid));
+                processes.put(SEED_API_SERVER, List.of(pid));
             } else if (command.endsWith("etcd.real") || command.endsWith("etcd")) {
                 processes.put("seed etcd", List.of(pid));
             }
@@ -123,7 +127,30 @@ class ScaleBenchIT {
         loader.load(settings.shoots(), shootApis::kubeconfig, shootApis::nodes);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         report.seeding(settings.shoots() * (6L + settings.nodes()), loader.requests(), loader.retries(), took,
-                minus(cpu(others), cpuBefore), rss(others.get("seed kube-apiserver")), rss(others.get("seed etcd")));
+                minus(cpu(others), cpuBefore), rss(others.get(SEED_API_SERVER)), rss(others.get("seed etcd")));
+        measureSeedPace(settings, loader, others, report);
+    }
+
+    /**
+     * What a write like a scale-down's costs the seed with nothing else at work: its idle rate first, then the
+     * melting shoots' Deployments written twice. The meltdown's writes are set against it.
+     */
+    private static void measureSeedPace(BenchSettings settings, SeedLoader loader, Map<String, List<Long>> others,
+            BenchReport report) throws Exception {
+        List<Integer> melting = IntStream.range(0, settings.shoots()).filter(settings::melts).boxed().toList();
+        if (melting.isEmpty()) {
+            return;
+        }
+        Map<String, Double> idleFrom = cpu(others);
+        long idleStart = System.nanoTime();
+        pause(SEED_IDLE);
+        Duration idle = Duration.ofNanos(System.nanoTime() - idleStart);
+        Map<String, Double> idleCpu = minus(cpu(others), idleFrom);
+        Map<String, Double> writesFrom = cpu(others);
+        long writesStart = System.nanoTime();
+        int writes = loader.writeDependentsTwice(melting);
+        report.seedPace(writes, Duration.ofNanos(System.nanoTime() - writesStart), minus(cpu(others), writesFrom),
+                idleCpu, idle);
     }
 
     private void runProber(BenchSettings settings, LocalControlPlane seed, ShootApis shootApis,

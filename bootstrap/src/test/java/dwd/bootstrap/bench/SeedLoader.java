@@ -32,6 +32,8 @@ final class SeedLoader {
             "cluster-autoscaler");
     private static final MediaType JSON = MediaType.get("application/json");
     private static final MediaType MERGE_PATCH = MediaType.get("application/merge-patch+json");
+    /** Set and removed again by {@link #writeDependentsTwice}; not one of dwd's, so its cache ignores it. */
+    private static final String PACE_ANNOTATION = "bench.dwd.gardener.cloud/seed-pace";
 
     private final OkHttpClient http;
     private final String server;
@@ -92,6 +94,44 @@ final class SeedLoader {
                 shoot.get();
             }
         }
+    }
+
+    /**
+     * Writes every dependent of {@code shoots} twice, with a merge patch of the kind the prober's scale-down
+     * sends (an annotation and {@code spec.replicas}), {@code concurrency} at a time: first to no replicas, then
+     * back as seeded. It measures what a write costs the seed itself, before the prober runs; every Deployment
+     * is left as it was seeded, but for its resourceVersion and generation.
+     *
+     * @return the writes sent
+     */
+    int writeDependentsTwice(List<Integer> shoots) throws Exception {
+        String down = "{\"metadata\":{\"annotations\":{\"" + PACE_ANNOTATION + "\":\"down\"}},"
+                + "\"spec\":{\"replicas\":0}}";
+        String back = "{\"metadata\":{\"annotations\":{\"" + PACE_ANNOTATION + "\":null}},\"spec\":{\"replicas\":1}}";
+        for (String patch : List.of(down, back)) {
+            var permits = new Semaphore(concurrency);
+            List<Future<?>> writes = new ArrayList<>();
+            try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int shoot : shoots) {
+                    for (String dependent : DEPENDENTS) {
+                        String path = "/apis/apps/v1/namespaces/" + namespace(shoot) + "/deployments/" + dependent;
+                        permits.acquire();
+                        writes.add(threads.submit(() -> {
+                            try {
+                                send("PATCH", path, patch, MERGE_PATCH);
+                            } finally {
+                                permits.release();
+                            }
+                            return null;
+                        }));
+                    }
+                }
+                for (Future<?> write : writes) {
+                    write.get();
+                }
+            }
+        }
+        return 2 * shoots.size() * DEPENDENTS.size();
     }
 
     private void loadShoot(int shoot, String kubeconfig, List<String> nodes) throws IOException {
