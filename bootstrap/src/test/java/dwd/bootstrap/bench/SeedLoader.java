@@ -13,6 +13,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -75,25 +76,8 @@ final class SeedLoader {
      * @param nodes      the node names of a shoot (each gets a Running Machine)
      */
     void load(int count, IntFunction<String> kubeconfig, IntFunction<List<String>> nodes) throws Exception {
-        var permits = new Semaphore(concurrency);
-        List<Future<?>> shoots = new ArrayList<>(count);
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (int shoot = 0; shoot < count; shoot++) {
-                int index = shoot;
-                permits.acquire();
-                shoots.add(threads.submit(() -> {
-                    try {
-                        loadShoot(index, kubeconfig.apply(index), nodes.apply(index));
-                    } finally {
-                        permits.release();
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> shoot : shoots) {
-                shoot.get();
-            }
-        }
+        inParallel(IntStream.range(0, count).boxed().toList(),
+                shoot -> loadShoot(shoot, kubeconfig.apply(shoot), nodes.apply(shoot)));
     }
 
     /**
@@ -105,33 +89,43 @@ final class SeedLoader {
      * @return the writes sent
      */
     int writeDependentsTwice(List<Integer> shoots) throws Exception {
-        String down = "{\"metadata\":{\"annotations\":{\"" + PACE_ANNOTATION + "\":\"down\"}},"
-                + "\"spec\":{\"replicas\":0}}";
-        String back = "{\"metadata\":{\"annotations\":{\"" + PACE_ANNOTATION + "\":null}},\"spec\":{\"replicas\":1}}";
-        for (String patch : List.of(down, back)) {
-            var permits = new Semaphore(concurrency);
-            List<Future<?>> writes = new ArrayList<>();
-            try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-                for (int shoot : shoots) {
-                    for (String dependent : DEPENDENTS) {
-                        String path = "/apis/apps/v1/namespaces/" + namespace(shoot) + "/deployments/" + dependent;
-                        permits.acquire();
-                        writes.add(threads.submit(() -> {
-                            try {
-                                send("PATCH", path, patch, MERGE_PATCH);
-                            } finally {
-                                permits.release();
-                            }
-                            return null;
-                        }));
+        List<String> paths = shoots.stream()
+                .flatMap(shoot -> DEPENDENTS.stream().map(dependent ->
+                        "/apis/apps/v1/namespaces/" + namespace(shoot) + "/deployments/" + dependent))
+                .toList();
+        String patch = "{\"metadata\":{\"annotations\":{\"%s\":%s}},\"spec\":{\"replicas\":%d}}";
+        for (String write : List.of(patch.formatted(PACE_ANNOTATION, "\"down\"", 0),
+                patch.formatted(PACE_ANNOTATION, "null", 1))) {
+            inParallel(paths, path -> send("PATCH", path, write, MERGE_PATCH));
+        }
+        return 2 * paths.size();
+    }
+
+    /** Does {@code task} for every item, {@code concurrency} at a time, and waits until all are done. */
+    private <T> void inParallel(List<T> items, Task<T> task) throws Exception {
+        var permits = new Semaphore(concurrency);
+        List<Future<?>> running = new ArrayList<>(items.size());
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (T item : items) {
+                permits.acquire();
+                running.add(threads.submit(() -> {
+                    try {
+                        task.run(item);
+                    } finally {
+                        permits.release();
                     }
-                }
-                for (Future<?> write : writes) {
-                    write.get();
-                }
+                    return null;
+                }));
+            }
+            for (Future<?> done : running) {
+                done.get();
             }
         }
-        return 2 * shoots.size() * DEPENDENTS.size();
+    }
+
+    @FunctionalInterface
+    private interface Task<T> {
+        void run(T item) throws IOException;
     }
 
     private void loadShoot(int shoot, String kubeconfig, List<String> nodes) throws IOException {
