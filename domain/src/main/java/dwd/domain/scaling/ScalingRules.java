@@ -1,5 +1,6 @@
 package dwd.domain.scaling;
 
+import dwd.domain.gosyntax.GoBool;
 import java.math.BigInteger;
 import java.util.Map;
 
@@ -18,11 +19,7 @@ public final class ScalingRules {
      * {@code True}). Anything else, including no annotation, means scale as usual.
      */
     public static boolean ignoreScaling(Map<String, String> annotations) {
-        String value = annotations == null ? null : annotations.get(Annotations.IGNORE_SCALING);
-        return value != null && switch (value) {
-            case "1", "t", "T", "TRUE", "true", "True" -> true;
-            default -> false;
-        };
+        return annotations != null && GoBool.parse(annotations.get(Annotations.IGNORE_SCALING)).orElse(false);
     }
 
     /**
