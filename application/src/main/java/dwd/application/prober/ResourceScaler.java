@@ -66,7 +66,7 @@ final class ResourceScaler {
     }
 
     /** Starts the step; the future completes when it has ended (it never completes exceptionally). */
-    CompletableFuture<StepOutcome> scale(ScaleStep step, ScaleDirection direction, FlowControl control,
+    CompletableFuture<StepOutcome> scale(ScaleStep step, ScaleDirection direction, FlowCancellation control,
             LeaseVerdict cause) {
         var run = new StepRun(step, direction, control, cause);
         scheduler.execute(() -> run.attempt(1));
@@ -77,14 +77,14 @@ final class ResourceScaler {
         private final ScaleStep step;
         private final ResourceRef ref;
         private final ScaleDirection direction;
-        private final FlowControl control;
+        private final FlowCancellation control;
         private final LeaseVerdict cause;
         private final CompletableFuture<StepOutcome> result = new CompletableFuture<>();
         private boolean delayed;
         /** The wait the step is parked in, if any; guarded by this. */
         private Object waiting;
 
-        StepRun(ScaleStep step, ScaleDirection direction, FlowControl control, LeaseVerdict cause) {
+        StepRun(ScaleStep step, ScaleDirection direction, FlowCancellation control, LeaseVerdict cause) {
             this.step = step;
             this.ref = step.ref();
             this.direction = direction;

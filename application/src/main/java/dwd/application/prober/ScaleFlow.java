@@ -23,7 +23,7 @@ final class ScaleFlow {
     private final ProberObserver observer;
     private final LeaseVerdict cause;
     private final CompletableFuture<FlowOutcome> done = new CompletableFuture<>();
-    private final FlowControl control = new FlowControl();
+    private final FlowCancellation control = new FlowCancellation();
     private boolean started;
 
     ScaleFlow(String namespace, ScalePlan plan, ResourceScaler scaler, ProberObserver observer, LeaseVerdict cause) {
