@@ -56,11 +56,6 @@ public final class ScalingRules {
                 + DEFAULT_SCALE_UP_REPLICAS + " replica");
     }
 
-    /** Scale-down always goes to zero replicas. */
-    public static int scaleDownTarget() {
-        return 0;
-    }
-
     /**
      * Whether a resource with this {@code spec.replicas} needs scaling: a scale-up only acts on a resource at 0
      * (one scaled up by someone else is left as it is), a scale-down only on one above 0.
