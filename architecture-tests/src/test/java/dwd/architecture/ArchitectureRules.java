@@ -1,60 +1,65 @@
 package dwd.architecture;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.base.DescribedPredicate.describe;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.AccessTarget;
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.Set;
 
-/** The rules of the hexagon, shared by the test over the product and the test that breaks them on purpose. */
+/**
+ * What the compiler does not check. Which ring may use which module or library is declared in each
+ * module-info.java and enforced by javac (and by the poms' dependencies), so no rule here repeats it.
+ */
 final class ArchitectureRules {
 
-    static final String[] FRAMEWORKS = {
-        "dagger..", "jakarta.inject..", "javax.inject..", "com.fasterxml.jackson..", "org.apache.logging..",
-        "org.slf4j..", "io.micrometer..", "io.prometheus..", "io.kubernetes..", "okhttp3..", "picocli..",
-        "com.google.gson..",
-    };
+    /**
+     * The only classes of the core that read the machine's clock or sleep: the production
+     * implementations of the {@code Clock} and {@code Scheduler} ports. Tests replace both with
+     * virtual time.
+     */
+    static final Set<String> CLOCK_IMPLEMENTATIONS = Set.of(
+            "dwd.application.port.out.Clock", // its system() factory: Instant::now
+            "dwd.application.runtime.SystemScheduler");
 
     private ArchitectureRules() {
     }
 
-    static final ArchRule DOMAIN_DEPENDS_ON_THE_JDK_ONLY = classes()
-            .that().resideInAPackage("dwd.domain..")
-            .should().onlyDependOnClassesThat().resideInAnyPackage("dwd.domain..", "java..")
-            .because("the domain holds dwd's rules as pure Java, testable without any framework or cluster");
-
-    static final ArchRule APPLICATION_DEPENDS_ON_DOMAIN_AND_JDK_ONLY = classes()
-            .that().resideInAPackage("dwd.application..")
-            .should().onlyDependOnClassesThat().resideInAnyPackage("dwd.application..", "dwd.domain..", "java..")
-            .because("use cases talk to the world only through their ports, so they run on fakes and virtual time");
-
-    static final ArchRule CORE_IS_FRAMEWORK_FREE = noClasses()
-            .that().resideInAnyPackage("dwd.domain..", "dwd.application..")
-            .should().dependOnClassesThat().resideInAnyPackage(FRAMEWORKS)
-            .because("frameworks are plugged in at the edges (adapters, bootstrap), never in the core");
-
-    static final ArchRule KUBERNETES_ADAPTER_DOES_NOT_USE_METRICS_ADAPTER = noClasses()
-            .that().resideInAPackage("dwd.adapters.k8s..")
-            .should().dependOnClassesThat().resideInAnyPackage("dwd.adapters.metrics..", "dwd.bootstrap..")
-            .because("adapters implement ports independently; only bootstrap composes them");
-
-    static final ArchRule METRICS_ADAPTER_DOES_NOT_USE_KUBERNETES_ADAPTER = noClasses()
-            .that().resideInAPackage("dwd.adapters.metrics..")
-            .should().dependOnClassesThat().resideInAnyPackage("dwd.adapters.k8s..", "dwd.bootstrap..")
-            .because("adapters implement ports independently; only bootstrap composes them");
-
-    static final ArchRule ONLY_BOOTSTRAP_USES_DAGGER = noClasses()
-            .that().resideOutsideOfPackage("dwd.bootstrap..")
-            .should().dependOnClassesThat().resideInAnyPackage("dagger..", "jakarta.inject..", "javax.inject..")
-            .because("wiring is the composition root's job; the rings stay annotation-free");
-
+    /** Within a module javac allows packages to use each other both ways; the rings then mean nothing inside it. */
     static final ArchRule NO_PACKAGE_CYCLES = slices()
             .matching("dwd.(**)")
             .should().beFreeOfCycles()
             .because("cycles between packages make the rings meaningless");
 
-    static final ArchRule ADAPTERS_DO_NOT_LEAK_INTO_THE_CORE = noClasses()
-            .that().resideInAnyPackage("dwd.domain..", "dwd.application..")
-            .should().dependOnClassesThat().resideInAnyPackage("dwd.adapters..", "dwd.bootstrap..")
-            .because("dependencies point inward only");
+    /** java.base is open to the core, and with it the wall clock, which javac cannot tell from any other call. */
+    static final ArchRule CORE_TELLS_TIME_THROUGH_ITS_PORTS = coreTellsTimeThroughItsPortsExcept(CLOCK_IMPLEMENTATIONS);
+
+    static ArchRule coreTellsTimeThroughItsPortsExcept(Set<String> exempt) {
+        return noClasses()
+                .that().resideInAnyPackage("dwd.domain..", "dwd.application..")
+                .and(describe("are not the clock's implementations", javaClass -> !exempt.contains(javaClass.getName())))
+                .should().accessTargetWhere(readsTheWallClockOrSleeps())
+                .because("every wait and every reading of the time goes through the Clock and Scheduler ports,"
+                        + " so that tests run minutes of probing on virtual time, without sleeps or flakes");
+    }
+
+    private static DescribedPredicate<JavaAccess<?>> readsTheWallClockOrSleeps() {
+        return describe("it reads the wall clock or sleeps (Instant.now(), LocalDateTime.now() and the like,"
+                + " System.nanoTime(), System.currentTimeMillis(), Thread.sleep(), TimeUnit.sleep())",
+                access -> isWallClockOrSleep(access.getTarget()));
+    }
+
+    private static boolean isWallClockOrSleep(AccessTarget target) {
+        String owner = target.getOwner().getName();
+        String name = target.getName();
+        return switch (owner) {
+            case "java.lang.System" -> name.equals("nanoTime") || name.equals("currentTimeMillis");
+            case "java.lang.Thread", "java.util.concurrent.TimeUnit" -> name.equals("sleep");
+            case "java.time.Clock", "java.time.InstantSource" -> name.startsWith("system");
+            default -> owner.startsWith("java.time.") && name.equals("now");
+        };
+    }
 }

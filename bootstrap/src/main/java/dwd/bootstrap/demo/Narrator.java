@@ -132,6 +132,12 @@ final class Narrator {
         }
     }
 
+    /** {@code 2s}, or {@code 2.5s} when it has a fraction. */
+    static String seconds(Duration duration) {
+        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + "s"
+                : String.format(Locale.ROOT, "%.1fs", duration.toMillis() / 1000.0);
+    }
+
     String relative(Instant when) {
         if (origin == null) {
             return "";

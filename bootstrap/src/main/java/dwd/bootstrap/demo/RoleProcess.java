@@ -229,7 +229,7 @@ final class RoleProcess {
         }
         try {
             Instant exitedAt = exited.get(20, TimeUnit.SECONDS);
-            return "stopped " + name() + " in " + DemoCommand.seconds(Duration.between(terminatedAt, exitedAt))
+            return "stopped " + name() + " in " + Narrator.seconds(Duration.between(terminatedAt, exitedAt))
                     + " (SIGTERM, exit status " + process.exitValue() + ")";
         } catch (TimeoutException e) {
             try {

@@ -142,7 +142,7 @@ class DemoIT {
                     .as(role.getKey() + " /metrics: leading").isEqualTo(1);
         }
         assertThat(List.of(roles.get("prober").info().arguments().orElseThrow())).as("Gardener's prober flags")
-                .containsAll(DemoCommand.GARDENER_PROBER_FLAGS);
+                .containsAll(DemoSettings.GARDENER_PROBER_FLAGS);
 
         assertThat(process.waitFor(3, TimeUnit.MINUTES)).as("finishes in under 3 minutes").isTrue();
         String text = Files.readString(output);
@@ -238,11 +238,11 @@ class DemoIT {
 
         var proberMetrics = PrometheusText.parse(get(urls.get("prober").get("/metrics")).body());
         assertThat(proberMetrics.sum("dwd_scale_operations_total",
-                Map.of("shoot", DemoCommand.ALPHA, "direction", "down", "result", "scaled"))).as("the meltdown").isEqualTo(3);
-        assertThat(proberMetrics.sum("dwd_scale_operations_total", Map.of("shoot", DemoCommand.BETA))).isZero();
+                Map.of("shoot", DemoSettings.ALPHA, "direction", "down", "result", "scaled"))).as("the meltdown").isEqualTo(3);
+        assertThat(proberMetrics.sum("dwd_scale_operations_total", Map.of("shoot", DemoSettings.BETA))).isZero();
         String probes = get(urls.get("prober").get("/probes")).body();
-        assertThat(probes).contains("\"count\":2", "\"namespace\":\"" + DemoCommand.ALPHA + "\"",
-                "\"namespace\":\"" + DemoCommand.BETA + "\"");
+        assertThat(probes).contains("\"count\":2", "\"namespace\":\"" + DemoSettings.ALPHA + "\"",
+                "\"namespace\":\"" + DemoSettings.BETA + "\"");
         var weederMetrics = PrometheusText.parse(get(urls.get("weeder").get("/metrics")).body());
         assertThat(weederMetrics.sum("dwd_pods_deleted_total", Map.of("service", "etcd-main-client"))).isEqualTo(2);
         assertThat(get(urls.get("weeder").get("/weeders")).body()).contains("\"weeders\":");

@@ -26,6 +26,7 @@ final class MonitoringFiles {
     static final Path RULE_TESTS = DIR.resolve("dwd-rules.test.yaml");
     static final Path PROMETHEUS_RULE = DIR.resolve("dwd-prometheusrule.yaml");
     static final Path OPERABILITY = DwdProcess.REPOSITORY.resolve("docs/operability.md");
+    static final Path MONITORING = DwdProcess.REPOSITORY.resolve("docs/monitoring.md");
 
     /** Grafana's own variables a query may use besides the dashboard's. */
     static final List<String> GRAFANA_VARIABLES = List.of("__rate_interval", "__range", "__interval");

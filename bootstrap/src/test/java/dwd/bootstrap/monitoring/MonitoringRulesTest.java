@@ -46,7 +46,7 @@ class MonitoringRulesTest {
     @Test
     @SuppressWarnings("unchecked")
     void everyAlertHasASeveritySummaryDescriptionAndRunbookSection() throws Exception {
-        String operability = Files.readString(MonitoringFiles.OPERABILITY);
+        String runbooks = Files.readString(MonitoringFiles.MONITORING);
         List<Map<String, Object>> alerts = alerts();
         assertThat(alerts).hasSizeGreaterThanOrEqualTo(6);
         for (Map<String, Object> alert : alerts) {
@@ -55,8 +55,8 @@ class MonitoringRulesTest {
             var annotations = (Map<String, Object>) alert.get("annotations");
             assertThat(annotations).as("annotations of %s", name).containsKeys("summary", "description");
             assertThat(annotations.get("runbook_url"))
-                    .isEqualTo("docs/operability.md#" + name.toLowerCase(Locale.ROOT));
-            assertThat(operability).as("docs/operability.md has a runbook section for %s", name)
+                    .isEqualTo("docs/monitoring.md#" + name.toLowerCase(Locale.ROOT));
+            assertThat(runbooks).as("docs/monitoring.md has a runbook section for %s", name)
                     .contains("\n### " + name + "\n");
         }
     }

@@ -1,0 +1,23 @@
+package dwd.application.archfixture;
+
+import dwd.application.port.out.Clock;
+import dwd.application.port.out.Scheduler;
+import java.time.Duration;
+import java.time.Instant;
+
+/** The allowed way: time from the Clock port, waits through the Scheduler. Analysed only in isolation. */
+public final class ReadsTimeThroughItsPorts {
+
+    private final Clock clock;
+    private final Scheduler scheduler;
+
+    public ReadsTimeThroughItsPorts(Clock clock, Scheduler scheduler) {
+        this.clock = clock;
+        this.scheduler = scheduler;
+    }
+
+    public Instant deadline(Duration timeout) {
+        scheduler.schedule(timeout, () -> { });
+        return clock.now().plus(timeout);
+    }
+}
