@@ -3,6 +3,7 @@ module dwd.domain {
     exports dwd.domain.cluster;
     exports dwd.domain.config;
     exports dwd.domain.dryrun;
+    exports dwd.domain.gosyntax;
     exports dwd.domain.lease;
     exports dwd.domain.scaling;
     exports dwd.domain.selector;

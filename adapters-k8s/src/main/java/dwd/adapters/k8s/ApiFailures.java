@@ -4,6 +4,8 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import dwd.application.check.ObjectReadException;
+import dwd.application.check.ObjectReadException.Reason;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ApiFailure.Kind;
 import io.kubernetes.client.openapi.ApiException;
@@ -19,8 +21,10 @@ import java.util.Optional;
 import javax.net.ssl.SSLException;
 
 /**
- * Translates what client-java throws into the ports' {@link ApiFailure}, so no client exception
- * crosses a port.
+ * Translates what client-java and the transport throw, and what the API server answers, into the
+ * ports' errors: {@link ApiFailure} for the roles, {@link ObjectReadException} for {@code dwd check}.
+ * It is the one place where HTTP status codes and transport exceptions are read, so no client
+ * exception crosses a port.
  *
  * <p>Every message starts with the action that failed ({@code "reading apps/v1 Deployment kcm in
  * namespace shoot--a"}) and adds what the server or the transport said. Messages never carry
@@ -67,6 +71,28 @@ public final class ApiFailures {
                     action + ": the response does not fit client-java's model (is the server newer than"
                             + " Kubernetes 1.36?): " + withoutJson(model.getMessage()));
             default -> fromTransportCause(action, error);
+        };
+    }
+
+    /**
+     * The failure of {@code action} that {@code error} reports, for a reader of objects ({@code dwd
+     * check}): the message starts with {@code "cannot "} and the action, and ends with what to check
+     * where the user can do something about it.
+     */
+    public static ObjectReadException readFailure(String action, Throwable error) {
+        ApiFailure failure = translate(action, error);
+        String cannot = "cannot " + failure.getMessage();
+        return switch (failure.kind()) {
+            case UNAUTHORIZED -> new ObjectReadException(Reason.NOT_ALLOWED,
+                    cannot + "; the API server rejected the credentials: check the kubeconfig's user", failure);
+            case FORBIDDEN -> new ObjectReadException(Reason.NOT_ALLOWED,
+                    cannot + "; the kubeconfig's user needs permission to get it", failure);
+            case NOT_FOUND -> new ObjectReadException(Reason.NOT_FOUND, cannot, failure);
+            case UNAVAILABLE, TIMEOUT -> new ObjectReadException(Reason.UNAVAILABLE,
+                    cannot + "; check the kubeconfig's server address and that the API server is up", failure);
+            case THROTTLED -> new ObjectReadException(Reason.UNAVAILABLE,
+                    cannot + "; the API server is busy: try again in a moment", failure);
+            case CONFLICT, INVALID, BAD_INPUT -> new ObjectReadException(Reason.UNAVAILABLE, cannot, failure);
         };
     }
 

@@ -21,7 +21,7 @@ public final class ClientSideThrottle implements Interceptor {
 
     private final Optional<Bucket> bucket;
     private final String description;
-    private final WaitTally waits = new WaitTally();
+    private final RequestWaits waits = new RequestWaits();
 
     private ClientSideThrottle(Optional<Bucket> bucket, String description) {
         this.bucket = bucket;

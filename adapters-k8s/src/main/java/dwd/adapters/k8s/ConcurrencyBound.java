@@ -24,7 +24,7 @@ public final class ConcurrencyBound implements Interceptor {
 
     private final int limit;
     private final Semaphore permits;
-    private final WaitTally waits = new WaitTally();
+    private final RequestWaits waits = new RequestWaits();
 
     public ConcurrencyBound(int permits) {
         if (permits < 1) {

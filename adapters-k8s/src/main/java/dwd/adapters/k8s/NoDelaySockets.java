@@ -9,7 +9,7 @@ import javax.net.SocketFactory;
 /**
  * Plain sockets with Nagle's algorithm off ({@code TCP_NODELAY}), for OkHttp to lay TLS over.
  *
- * <p>Why: OkHttp leaves Nagle on. On an HTTP/2 connection that lives long (the one an informer's
+ * <p>Why: OkHttp leaves Nagle on. On an HTTP/2 connection that lives long (the one the EndpointSlice
  * watch keeps open), a request with a body is written as a HEADERS frame, then a DATA frame; Nagle
  * holds the DATA back until the HEADERS segment is acknowledged, and the API server's kernel delays
  * that acknowledgement by its delayed-ACK timer (40 ms on Linux). Every DELETE with options then

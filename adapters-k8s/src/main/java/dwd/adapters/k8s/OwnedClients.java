@@ -12,11 +12,11 @@ public final class OwnedClients {
     }
 
     /**
-     * A fresh client from {@code newClient}, tuned for informers: no read or call timeout, since a
+     * A fresh client from {@code newClient}, tuned for watches: no read or call timeout, since a
      * watch may be idle for minutes, and a read timeout would end it. HTTP/2
      * and its pings stay on: they are what notices a dead connection when no timeout does.
      */
-    public static ApiClient forInformers(Supplier<ApiClient> newClient) {
+    public static ApiClient forWatches(Supplier<ApiClient> newClient) {
         ApiClient client = newClient.get();
         client.setHttpClient(client.getHttpClient().newBuilder()
                 .readTimeout(Duration.ZERO)

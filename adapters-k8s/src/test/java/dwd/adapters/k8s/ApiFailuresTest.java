@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.gson.JsonSyntaxException;
+import dwd.application.check.ObjectReadException;
+import dwd.application.check.ObjectReadException.Reason;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ApiFailure.Kind;
 import io.kubernetes.client.openapi.ApiException;
@@ -136,5 +138,32 @@ class ApiFailuresTest {
     void longStatusMessagesAreCut() {
         ApiFailure failure = ApiFailures.translate(ACTION, status(422, "Invalid", "x".repeat(1000)));
         assertThat(failure.getMessage().length()).isLessThan(ACTION.length() + 350);
+    }
+
+    @Test
+    void aReadFailureTakesTheStatusMessageAndSaysWhatToDo() {
+        ObjectReadException notFound = ApiFailures.readFailure("get widgets \"x\"",
+                status(404, "NotFound", "widgets \\\"x\\\" not found"));
+        assertThat(notFound.reason()).isEqualTo(Reason.NOT_FOUND);
+        assertThat(notFound).hasMessage("cannot get widgets \"x\": 404 NotFound: widgets \"x\" not found");
+
+        assertThat(ApiFailures.readFailure("get x", status(403, "Forbidden", "no")))
+                .satisfies(e -> assertThat(e.reason()).isEqualTo(Reason.NOT_ALLOWED))
+                .hasMessage("cannot get x: 403 Forbidden: no; the kubeconfig's user needs permission to get it");
+        assertThat(ApiFailures.readFailure("get x", status(401, "Unauthorized", "no")))
+                .satisfies(e -> assertThat(e.reason()).isEqualTo(Reason.NOT_ALLOWED))
+                .hasMessageEndingWith("check the kubeconfig's user");
+        assertThat(ApiFailures.readFailure("get x", new ApiException(new ConnectException("Connection refused"))))
+                .satisfies(e -> assertThat(e.reason()).isEqualTo(Reason.UNAVAILABLE))
+                .hasMessage("cannot get x: cannot connect (ConnectException: Connection refused);"
+                        + " check the kubeconfig's server address and that the API server is up");
+    }
+
+    @Test
+    void aReadFailureLeavesOutABodyThatIsNoStatus() {
+        assertThat(ApiFailures.readFailure("get x", new ApiException("", 502, Map.of(), "upstream connect error\nmore")))
+                .satisfies(e -> assertThat(e.reason()).isEqualTo(Reason.UNAVAILABLE))
+                .hasMessageStartingWith("cannot get x: 502;")
+                .hasMessageNotContaining("upstream");
     }
 }

@@ -1,44 +1,49 @@
 package dwd.application.prober;
 
-import dwd.domain.config.GoDuration;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Cancellable;
 import dwd.application.port.out.ProberObserver;
 import dwd.application.port.out.ScalableResource;
 import dwd.application.port.out.ScalableResources;
 import dwd.application.port.out.Scheduler;
+import dwd.domain.config.GoDuration;
 import dwd.domain.config.ResourceRef;
 import dwd.domain.lease.LeaseVerdict;
-import dwd.domain.scaling.Annotations;
 import dwd.domain.scaling.ScaleDirection;
 import dwd.domain.scaling.ScaleStep;
-import dwd.domain.scaling.ScaleUpTarget;
-import dwd.domain.scaling.ScalingRules;
+import dwd.domain.scaling.StepDecision;
+import dwd.domain.scaling.StepDecision.Missing;
+import dwd.domain.scaling.StepDecision.NothingToDo;
+import dwd.domain.scaling.StepDecision.Scale;
+import dwd.domain.scaling.StepDecision.Skip;
+import dwd.domain.scaling.StepDecision.UnusableRecord;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
- * Scales one dependent resource of one shoot, as one step of a scale flow.
- *
- * <p>Differences from the original, each deliberate: the initial delay is slept only when the
- * resource really needs scaling, and the need is checked again after it (design §3.1); a
- * scale-up removes both the {@code replicas} and the {@code meltdown-protection-active}
- * annotations (design §3.5); an unparsable replicas annotation or an unknown kind fails at once
- * instead of being retried.
- *
- * <p>Writes, so that a replica count is never lost whatever fails when: where the kind allows,
- * the count and the scale are one write; otherwise a scale-down records the count in the
- * annotations before it scales to 0, and a scale-up removes the annotations only after the scale
- * write succeeded. The record and the scales are made at the version the
- * decision was taken on, so the recorded count is the one the scale to 0 replaced.
- *
- * <p>Requests: a step may decide on the seed's watch cache when it holds the resource, and waits
- * for readiness on it; it reads the API server when the cache does not hold it and after any
- * conflict.
+ * Runs the steps of scale flows: one step scales one dependent of one shoot, as {@link StepDecision}
+ * decides. A step, top to bottom ({@link StepRun#decideAndWrite}):
+ * <ol>
+ *   <li>looks at the dependent: on its first look the seed's cache may decide, when its copy shows
+ *       nothing to do and nothing to send (no request at all) or a scale (written at the copy's
+ *       version, so a copy behind ends in a conflict, never in a wrong write); anything else is
+ *       decided on a read;</li>
+ *   <li>decides ({@link StepDecision#decide});</li>
+ *   <li>before a scale, waits the step's initial delay once, then looks and decides again (the
+ *       dependent may no longer need it);</li>
+ *   <li>sends the decision's writes ({@link StepRun#write}), at the version it was decided on; a
+ *       conflict decides again on a read, up to {@link #DECISIONS_PER_ATTEMPT} times;</li>
+ *   <li>after a scale, waits for the dependent's ready replicas, for at most its readiness bound,
+ *       and moves on either way.</li>
+ * </ol>
+ * A failure is retried ({@link ProberTuning#attempts()}, {@link ProberTuning#retryBackoff()}), except
+ * an unknown kind or an unusable record, which retrying cannot mend. Waits go through the scheduler
+ * (virtual time in tests), in one place ({@link StepRun#proceed}); a cancelled flow leaves a wait
+ * at once, and a step checks for it before it writes.
  */
 final class ResourceScaler {
 
@@ -49,6 +54,14 @@ final class ResourceScaler {
 
     /** How a step ended. */
     enum StepOutcome { SCALED, NOTHING_TO_DO, SKIPPED, FAILED, CANCELLED }
+
+    /** What a step does next: end, or wait and then go on. */
+    private sealed interface Next {
+        record Done(StepOutcome outcome) implements Next { }
+
+        /** Waits {@code delay}, then runs {@code then}; a cancelled flow ends the step at once with {@code ifCancelled}. */
+        record WaitThen(Duration delay, Supplier<Next> then, StepOutcome ifCancelled) implements Next { }
+    }
 
     private final String namespace;
     private final ScalableResources resources;
@@ -66,10 +79,10 @@ final class ResourceScaler {
     }
 
     /** Starts the step; the future completes when it has ended (it never completes exceptionally). */
-    CompletableFuture<StepOutcome> scale(ScaleStep step, ScaleDirection direction, FlowControl control,
+    CompletableFuture<StepOutcome> scale(ScaleStep step, ScaleDirection direction, FlowCancellation cancellation,
             LeaseVerdict cause) {
-        var run = new StepRun(step, direction, control, cause);
-        scheduler.execute(() -> run.attempt(1));
+        var run = new StepRun(step, direction, cancellation, cause);
+        scheduler.execute(() -> run.proceed(() -> run.attempt(1)));
         return run.result;
     }
 
@@ -77,40 +90,52 @@ final class ResourceScaler {
         private final ScaleStep step;
         private final ResourceRef ref;
         private final ScaleDirection direction;
-        private final FlowControl control;
+        private final FlowCancellation cancellation;
         private final LeaseVerdict cause;
         private final CompletableFuture<StepOutcome> result = new CompletableFuture<>();
         private boolean delayed;
         /** The wait the step is parked in, if any; guarded by this. */
         private Object waiting;
 
-        StepRun(ScaleStep step, ScaleDirection direction, FlowControl control, LeaseVerdict cause) {
+        StepRun(ScaleStep step, ScaleDirection direction, FlowCancellation cancellation, LeaseVerdict cause) {
             this.step = step;
             this.ref = step.ref();
             this.direction = direction;
-            this.control = control;
+            this.cancellation = cancellation;
             this.cause = cause;
         }
 
-        /**
-         * Parks the step for {@code delay}, then runs {@code next}; if the flow is cancelled
-         * meanwhile, the step ends at once with {@code outcomeIfCancelled}. A step that is not
-         * parked (it is reading or writing) is never cut short: it stops at its next check.
-         */
-        private void waitThen(Duration delay, Runnable next, StepOutcome outcomeIfCancelled) {
+        /** Runs the step up to its next wait or its end, and parks it there: the one place where a step waits. */
+        void proceed(Supplier<Next> part) {
+            Next next;
+            try {
+                next = part.get();
+            } catch (RuntimeException unexpected) {
+                LOG.log(System.Logger.Level.ERROR, namespace + ": " + direction + " of " + ref + " failed unexpectedly",
+                        unexpected);
+                next = failed("unexpected error: " + unexpected);
+            }
+            switch (next) {
+                case Next.Done done -> result.complete(done.outcome());
+                case Next.WaitThen wait -> park(wait);
+            }
+        }
+
+        /** A step that is not parked (it is reading or writing) is never cut short: it stops at its next check. */
+        private void park(Next.WaitThen wait) {
             Object token = new Object();
             synchronized (this) {
                 waiting = token;
             }
-            Cancellable timer = scheduler.schedule(delay, () -> {
+            Cancellable timer = scheduler.schedule(wait.delay(), () -> {
                 if (leaveWait(token)) {
-                    next.run();
+                    proceed(wait.then());
                 }
             });
-            control.onCancel(() -> {
+            cancellation.onCancel(() -> {
                 if (leaveWait(token)) {
                     timer.cancel();
-                    finish(outcomeIfCancelled);
+                    result.complete(wait.ifCancelled());
                 }
             });
         }
@@ -123,41 +148,43 @@ final class ResourceScaler {
             return true;
         }
 
-        void attempt(int number) {
+        /** Attempt {@code number}; a failure worth retrying is tried again after the back-off. */
+        Next attempt(int number) {
             try {
-                attemptOnce(number);
+                return decideAndWrite(number);
             } catch (ApiFailure failure) {
                 boolean worthRetrying = !failure.is(ApiFailure.Kind.INVALID) && !failure.is(ApiFailure.Kind.BAD_INPUT);
-                if (worthRetrying && number < tuning.attempts() && !control.isCancelled()) {
+                if (worthRetrying && number < tuning.attempts() && !cancellation.isCancelled()) {
                     LOG.log(System.Logger.Level.DEBUG, () -> namespace + ": " + direction + " of " + ref
                             + " failed (attempt " + number + "), retrying: " + failure.getMessage());
-                    waitThen(tuning.retryBackoff(), () -> attempt(number + 1), StepOutcome.CANCELLED);
-                } else {
-                    fail(failure.getMessage());
+                    return new Next.WaitThen(tuning.retryBackoff(), () -> attempt(number + 1), StepOutcome.CANCELLED);
                 }
-            } catch (RuntimeException unexpected) {
-                LOG.log(System.Logger.Level.ERROR, namespace + ": " + direction + " of " + ref + " failed unexpectedly",
-                        unexpected);
-                fail("unexpected error: " + unexpected);
+                return failed(failure.getMessage());
             }
         }
 
-        private void attemptOnce(int number) {
-            if (control.isCancelled()) {
-                finish(StepOutcome.CANCELLED);
-                return;
-            }
-            if (number == 1 && !delayed && cacheShowsNothingToDo()) {
-                finish(StepOutcome.NOTHING_TO_DO);
-                return;
+        /**
+         * One attempt: looks, decides and sends, deciding again on a read after a conflict.
+         *
+         * @throws ApiFailure when a read or write fails, or the dependent changed before each write
+         */
+        private Next decideAndWrite(int number) {
+            if (cancellation.isCancelled()) {
+                return new Next.Done(StepOutcome.CANCELLED);
             }
             ApiFailure lastConflict = null;
             for (int decision = 1; decision <= DECISIONS_PER_ATTEMPT; decision++) {
-                // The first decision may rest on the cache; after a failure or a conflict, only on a read.
-                Optional<ScalableResource> seen = number == 1 && decision == 1 ? cachedNeedingAction().or(this::read) : read();
+                Optional<ScalableResource> cached = number == 1 && decision == 1
+                        ? resources.cached(namespace, ref) : Optional.empty();
+                Optional<StepDecision> onCache = cached.map(copy -> decide(Optional.of(copy)));
+                if (!delayed && onCache.filter(d -> d instanceof NothingToDo nothing && nothing.sendsNothing()).isPresent()) {
+                    return new Next.Done(StepOutcome.NOTHING_TO_DO);
+                }
+                boolean cacheDecides = onCache.filter(Scale.class::isInstance).isPresent();
+                Optional<ScalableResource> seen = cacheDecides ? cached : resources.read(namespace, ref, step.timeout());
+                StepDecision decided = cacheDecides ? onCache.get() : decide(seen);
                 try {
-                    decideAndWrite(number, seen);
-                    return;
+                    return act(number, decided, seen);
                 } catch (ApiFailure failure) {
                     if (!failure.is(ApiFailure.Kind.CONFLICT)) {
                         throw failure;
@@ -171,179 +198,107 @@ final class ResourceScaler {
                     + ": the resource changed before each of " + DECISIONS_PER_ATTEMPT + " writes", lastConflict);
         }
 
-        private Optional<ScalableResource> read() {
-            return resources.read(namespace, ref, step.timeout());
+        private StepDecision decide(Optional<ScalableResource> seen) {
+            return StepDecision.decide(direction, step, seen);
         }
 
-        /**
-         * Decides on {@code seen} and writes. The writes that set or rely on a replica count are made at
-         * the version the decision was taken on (a scale-down's record, then its scale at the version the
-         * record produced; a scale-up's scale), so the recorded count is always the one the scale to 0
-         * replaced, and a scale-up restores the count recorded on the resource it scales.
-         *
-         * @throws ApiFailure CONFLICT when the resource changed after {@code seen}: the caller decides again
-         */
-        private void decideAndWrite(int number, Optional<ScalableResource> seen) {
-            if (seen.isEmpty()) {
-                if (step.optional()) {
-                    skip("not found; it is optional");
-                    return;
+        /** Does what {@code decided} says, on {@code seen}; a scale first waits the step's initial delay, once. */
+        private Next act(int number, StepDecision decided, Optional<ScalableResource> seen) {
+            if (decided.needsScaling()) {
+                if (!delayed && step.initialDelay().isPositive()) {
+                    delayed = true;
+                    LOG.log(System.Logger.Level.INFO, () -> namespace + ": waiting " + GoDuration.format(step.initialDelay())
+                            + " before " + (direction == ScaleDirection.UP ? "scaling up " : "scaling down ") + ref);
+                    return new Next.WaitThen(step.initialDelay(), () -> attempt(number), StepOutcome.CANCELLED);
                 }
-                throw new ApiFailure(ApiFailure.Kind.NOT_FOUND, ref + " not found in namespace " + namespace);
-            }
-            ScalableResource resource = seen.get();
-            Map<String, String> annotations = resource.annotations();
-            if (ScalingRules.ignoreScaling(annotations)) {
-                if (annotations.containsKey(Annotations.MELTDOWN_PROTECTION_ACTIVE)) {
-                    patch(Map.of(Annotations.MELTDOWN_PROTECTION_ACTIVE, Optional.empty()));
-                }
-                skip(Annotations.IGNORE_SCALING + " is true");
-                return;
-            }
-            if (!ScalingRules.needsAction(direction, resource.specReplicas())) {
-                if (direction == ScaleDirection.UP && annotations.containsKey(Annotations.MELTDOWN_PROTECTION_ACTIVE)) {
-                    // Someone scaled it up already (or a crash came between our scale and our clean-up).
-                    patch(removeMeltdownAnnotations());
-                }
-                finish(StepOutcome.NOTHING_TO_DO);
-                return;
-            }
-            if (!delayed && step.initialDelay().isPositive()) {
-                delayed = true;
-                LOG.log(System.Logger.Level.INFO, () -> namespace + ": waiting " + GoDuration.format(step.initialDelay())
-                        + " before " + (direction == ScaleDirection.UP ? "scaling up " : "scaling down ") + ref);
-                waitThen(step.initialDelay(), () -> attempt(number), StepOutcome.CANCELLED); // then decide again: it may no longer need it
-                return;
-            }
-            if (control.isCancelled()) {
-                finish(StepOutcome.CANCELLED);
-                return;
-            }
-            int from = resource.specReplicas();
-            int to;
-            if (direction == ScaleDirection.DOWN) {
-                var record = new LinkedHashMap<String, Optional<String>>();
-                record.put(Annotations.REPLICAS, Optional.of(Integer.toString(from)));
-                record.put(Annotations.MELTDOWN_PROTECTION_ACTIVE, Optional.of(""));
-                to = 0;
-                if (resources.scalesInOneWrite(ref)) {
-                    resources.scaleAndAnnotateAt(namespace, ref, resource.version(), to, record, step.timeout());
-                } else {
-                    String recorded = resources.patchAnnotationsAt(namespace, ref, resource.version(), record,
-                            step.timeout());
-                    resources.scaleAt(namespace, ref, recorded, to, step.timeout());
-                }
-            } else {
-                to = scaleUpTarget(annotations);
-                if (resources.scalesInOneWrite(ref)) {
-                    resources.scaleAndAnnotateAt(namespace, ref, resource.version(), to, removeMeltdownAnnotations(),
-                            step.timeout());
-                } else {
-                    resources.scaleAt(namespace, ref, resource.version(), to, step.timeout());
-                    patch(removeMeltdownAnnotations());
+                if (cancellation.isCancelled()) {
+                    return new Next.Done(StepOutcome.CANCELLED);
                 }
             }
-            observer.resourceScaled(namespace, direction, ref, from, to, cause);
-            Duration bound = tuning.readinessBound(step.timeout());
-            awaitReadiness(scheduler.now().plus(bound), bound);
-        }
-
-        /**
-         * The cache's copy when it shows the resource needing this step's write (not ignored, and for a
-         * scale-up a usable count to restore): the write is made at the copy's version, so a copy that
-         * is behind ends in a conflict and a decision on a read, never in a wrong write. Anything else
-         * (a skip, a clean-up, nothing to do) is decided on a read as before.
-         */
-        private Optional<ScalableResource> cachedNeedingAction() {
-            return resources.cached(namespace, ref)
-                    .filter(cached -> !ScalingRules.ignoreScaling(cached.annotations())
-                            && ScalingRules.needsAction(direction, cached.specReplicas())
-                            && (direction == ScaleDirection.DOWN || ScalingRules.scaleUpTarget(cached.annotations(),
-                                    ref.name()) instanceof ScaleUpTarget.Replicas));
-        }
-
-        /**
-         * When the seed's cache shows the resource not ignored and already where this step would take it
-         * (a scale-up: up and without the meltdown annotation; a scale-down: at 0), a read would find
-         * nothing to do either (the same outcome, no event): no read is sent. A healthy shoot runs a
-         * scale-up after every probe, a shoot in meltdown a scale-down, and they nearly always find
-         * every dependent there. Anything else is decided on a read or made at a version. A cache a
-         * moment behind an outside scale delays the step by one probe interval at most.
-         */
-        private boolean cacheShowsNothingToDo() {
-            return resources.cached(namespace, ref)
-                    .filter(cached -> !ScalingRules.ignoreScaling(cached.annotations())
-                            && !ScalingRules.needsAction(direction, cached.specReplicas())
-                            && (direction == ScaleDirection.DOWN
-                                    || !cached.annotations().containsKey(Annotations.MELTDOWN_PROTECTION_ACTIVE)))
-                    .isPresent();
-        }
-
-        private int scaleUpTarget(Map<String, String> annotations) {
-            return switch (ScalingRules.scaleUpTarget(annotations, ref.name())) {
-                case ScaleUpTarget.Replicas replicas -> replicas.replicas();
-                case ScaleUpTarget.UnusableAnnotation unusable ->
-                        throw new ApiFailure(ApiFailure.Kind.BAD_INPUT, unusable.message());
+            return switch (decided) {
+                case Missing missing -> throw new ApiFailure(ApiFailure.Kind.NOT_FOUND,
+                        ref + " not found in namespace " + namespace);
+                case UnusableRecord unusable -> throw new ApiFailure(ApiFailure.Kind.BAD_INPUT, unusable.message());
+                case Skip skip -> {
+                    patch(skip.cleanUp());
+                    observer.resourceSkipped(namespace, direction, ref, skip.reason());
+                    yield new Next.Done(StepOutcome.SKIPPED);
+                }
+                case NothingToDo nothing -> {
+                    patch(nothing.cleanUp());
+                    yield new Next.Done(StepOutcome.NOTHING_TO_DO);
+                }
+                case Scale scale -> {
+                    write(seen.orElseThrow(), scale);
+                    observer.resourceScaled(namespace, direction, ref, scale.from(), scale.to(), cause);
+                    Duration bound = tuning.readinessBound(step.timeout());
+                    yield awaitReadiness(scale, scheduler.now().plus(bound), bound);
+                }
             };
         }
 
         /**
-         * Watches the ready replicas (scale-up: at least one; scale-down: none) for up to the
-         * resource's {@code timeout}, so that the next level starts only once this one is up (or
-         * down); then moves on either way, as the original effectively does: a rollout that never
-         * completes must not block the next level for ever. A cancelled flow leaves the wait at once.
+         * Sends a scale at the version it was decided on, so that the recorded count is always the one
+         * the scale to 0 replaced, and a scale-up restores the count recorded on what it scales: one
+         * write where the kind allows; otherwise a scale-down's record, then its scale at the version the
+         * record answered, or a scale-up's scale, then the record's removal.
+         *
+         * @throws ApiFailure CONFLICT when the dependent changed since {@code seen}: nothing was changed
          */
-        private void awaitReadiness(Instant deadline, Duration bound) {
-            if (control.isCancelled()) {
-                finish(StepOutcome.SCALED);
-                return;
+        private void write(ScalableResource seen, Scale scale) {
+            Duration timeout = step.timeout();
+            if (resources.scalesInOneWrite(ref)) {
+                resources.scaleAndAnnotateAt(namespace, ref, seen.version(), scale.to(), scale.annotations(), timeout);
+            } else if (scale.annotationsFirst()) {
+                String recorded = resources.patchAnnotationsAt(namespace, ref, seen.version(), scale.annotations(), timeout);
+                resources.scaleAt(namespace, ref, recorded, scale.to(), timeout);
+            } else {
+                resources.scaleAt(namespace, ref, seen.version(), scale.to(), timeout);
+                resources.patchAnnotations(namespace, ref, scale.annotations(), timeout);
             }
-            boolean ready;
-            try {
-                // Readiness only paces the levels: the cache's copy will do when it holds the resource.
-                ready = resources.cached(namespace, ref).or(this::read)
-                        .map(r -> direction == ScaleDirection.UP ? r.readyReplicas() >= 1 : r.readyReplicas() == 0)
-                        .orElse(false);
-            } catch (ApiFailure failure) {
-                ready = false;
+        }
+
+        /** Annotation changes made whatever the version: clean-ups that decide no count. */
+        private void patch(Map<String, Optional<String>> changes) {
+            if (!changes.isEmpty()) {
+                resources.patchAnnotations(namespace, ref, changes, step.timeout());
             }
-            if (ready) {
-                finish(StepOutcome.SCALED);
-            } else if (!scheduler.now().isBefore(deadline)) {
+        }
+
+        /**
+         * Watches the ready replicas until the scale shows done, for at most {@code bound}, so that the
+         * next level starts only once this one is up (or down); then moves on either way, as the original
+         * effectively does: a rollout that never completes must not hold the next level for ever.
+         */
+        private Next awaitReadiness(Scale scale, Instant deadline, Duration bound) {
+            if (cancellation.isCancelled() || isReached(scale)) {
+                return new Next.Done(StepOutcome.SCALED);
+            }
+            if (!scheduler.now().isBefore(deadline)) {
                 LOG.log(System.Logger.Level.INFO, () -> namespace + ": " + ref + " did not reach "
                         + (direction == ScaleDirection.UP ? "1 ready replica" : "0 ready replicas")
                         + " within " + GoDuration.format(bound) + "; moving on");
-                finish(StepOutcome.SCALED);
-            } else {
-                Duration untilDeadline = Duration.between(scheduler.now(), deadline);
-                Duration poll = untilDeadline.compareTo(tuning.readinessPoll()) < 0 ? untilDeadline : tuning.readinessPoll();
-                waitThen(poll, () -> awaitReadiness(deadline, bound), StepOutcome.SCALED);
+                return new Next.Done(StepOutcome.SCALED);
+            }
+            Duration untilDeadline = Duration.between(scheduler.now(), deadline);
+            Duration poll = untilDeadline.compareTo(tuning.readinessPoll()) < 0 ? untilDeadline : tuning.readinessPoll();
+            return new Next.WaitThen(poll, () -> awaitReadiness(scale, deadline, bound), StepOutcome.SCALED);
+        }
+
+        private boolean isReached(Scale scale) {
+            try {
+                // Readiness only paces the levels: the cache's copy will do when it holds the resource.
+                return resources.cached(namespace, ref).or(() -> resources.read(namespace, ref, step.timeout()))
+                        .map(seen -> scale.reachedBy(seen.readyReplicas()))
+                        .orElse(false);
+            } catch (ApiFailure failure) {
+                return false;
             }
         }
 
-        private void patch(Map<String, Optional<String>> changes) {
-            resources.patchAnnotations(namespace, ref, changes, step.timeout());
-        }
-
-        private void skip(String reason) {
-            observer.resourceSkipped(namespace, direction, ref, reason);
-            finish(StepOutcome.SKIPPED);
-        }
-
-        private void fail(String reason) {
+        private Next failed(String reason) {
             observer.resourceFailed(namespace, direction, ref, reason);
-            finish(StepOutcome.FAILED);
+            return new Next.Done(StepOutcome.FAILED);
         }
-
-        private void finish(StepOutcome outcome) {
-            result.complete(outcome);
-        }
-    }
-
-    private static Map<String, Optional<String>> removeMeltdownAnnotations() {
-        var changes = new LinkedHashMap<String, Optional<String>>();
-        changes.put(Annotations.REPLICAS, Optional.empty());
-        changes.put(Annotations.MELTDOWN_PROTECTION_ACTIVE, Optional.empty());
-        return changes;
     }
 }

@@ -17,13 +17,15 @@ import java.util.concurrent.CompletableFuture;
  */
 final class ScaleFlow {
 
+    private static final System.Logger LOG = System.getLogger(ScaleFlow.class.getName());
+
     private final String namespace;
     private final ScalePlan plan;
     private final ResourceScaler scaler;
     private final ProberObserver observer;
     private final LeaseVerdict cause;
     private final CompletableFuture<FlowOutcome> done = new CompletableFuture<>();
-    private final FlowControl control = new FlowControl();
+    private final FlowCancellation cancellation = new FlowCancellation();
     private boolean started;
 
     ScaleFlow(String namespace, ScalePlan plan, ResourceScaler scaler, ProberObserver observer, LeaseVerdict cause) {
@@ -42,24 +44,39 @@ final class ScaleFlow {
         return done.isDone();
     }
 
+    /**
+     * Runs the plan once every earlier flow of the shoot has stopped ({@code earlierStopped}), so that
+     * two flows never write to the shoot's dependents at the same time.
+     *
+     * @return completes when the earlier flows and this one have stopped; never exceptionally
+     */
+    CompletableFuture<FlowOutcome> startAfter(CompletableFuture<?> earlierStopped) {
+        return earlierStopped.thenCompose(ignored -> start());
+    }
+
     /** Runs the plan; a flow cancelled before it started ends at once without touching anything. */
-    synchronized CompletableFuture<FlowOutcome> start() {
+    private synchronized CompletableFuture<FlowOutcome> start() {
         if (started) {
             return done;
         }
         started = true;
-        if (control.isCancelled()) {
+        if (cancellation.isCancelled()) {
             done.complete(FlowOutcome.CANCELLED);
             return done;
         }
-        observer.flowStarted(namespace, plan.direction(), cause);
-        runLevel(0);
+        try {
+            observer.flowStarted(namespace, plan.direction(), cause);
+            runLevel(0);
+        } catch (RuntimeException unexpected) {
+            LOG.log(System.Logger.Level.ERROR, namespace + ": " + plan.direction() + " flow failed unexpectedly", unexpected);
+            finish(FlowOutcome.FAILED);
+        }
         return done;
     }
 
     /** Asks the flow to stop at its next safe point; the future completes when it has stopped. */
     CompletableFuture<FlowOutcome> cancel() {
-        control.cancel();
+        cancellation.cancel();
         synchronized (this) {
             if (!started) {
                 started = true;
@@ -71,7 +88,7 @@ final class ScaleFlow {
 
     private void runLevel(int index) {
         List<ScaleLevel> levels = plan.levels();
-        if (control.isCancelled()) {
+        if (cancellation.isCancelled()) {
             finish(FlowOutcome.CANCELLED);
             return;
         }
@@ -80,13 +97,13 @@ final class ScaleFlow {
             return;
         }
         List<CompletableFuture<StepOutcome>> steps = levels.get(index).steps().stream()
-                .map(step -> scaler.scale(step, plan.direction(), control, cause))
+                .map(step -> scaler.scale(step, plan.direction(), cancellation, cause))
                 .toList();
         CompletableFuture.allOf(steps.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) -> {
             List<StepOutcome> outcomes = steps.stream().map(CompletableFuture::join).toList();
             if (outcomes.contains(StepOutcome.FAILED)) {
                 finish(FlowOutcome.FAILED);
-            } else if (control.isCancelled() || outcomes.contains(StepOutcome.CANCELLED)) {
+            } else if (cancellation.isCancelled() || outcomes.contains(StepOutcome.CANCELLED)) {
                 finish(FlowOutcome.CANCELLED);
             } else {
                 runLevel(index + 1);

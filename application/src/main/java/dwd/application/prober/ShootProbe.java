@@ -240,10 +240,7 @@ final class ShootProbe {
             }
             ScaleFlow flow = new ScaleFlow(namespace, plan, scaler, observer, verdict);
             currentFlow = flow;
-            flowsStopped = flowsStopped
-                    .handle((ignored, error) -> null)
-                    .thenCompose(ignored -> flow.start())
-                    .handle((ignored, error) -> null);
+            flowsStopped = flow.startAfter(flowsStopped);
         }
     }
 }

@@ -22,16 +22,16 @@ import java.util.stream.Collectors;
 /**
  * The dependents of the seed as shadow mode sees them. Reads go to the seed; writes are not sent
  * (client dry-run) or sent with {@code dryRun=All} (server dry-run), and what they would have
- * changed is kept in an overlay that later reads see. So the prober behaves as if its writes had
+ * changed is kept as would-be changes that later reads see. So the prober behaves as if its writes had
  * landed: a would-be scale-down happens once (the next flows find the dependent at 0), and the
  * would-be scale-up after it restores the count recorded in the would-be annotation.
  *
- * <p>Reality wins: each overlay value remembers the seed's value it replaced, and is dropped as
- * soon as the seed's value differs from that (an operator scaled, someone annotated); an overlay
- * value equal to the seed's is dropped too. The overlay therefore holds only differences, and is
- * empty again once a would-be scale-up has undone a would-be scale-down.
+ * <p>Reality wins: each would-be value remembers the seed's value it replaced, and is dropped as
+ * soon as the seed's value differs from that (an operator scaled, someone annotated); a would-be
+ * value equal to the seed's is dropped too. The would-be changes are therefore only differences,
+ * and none are left once a would-be scale-up has undone a would-be scale-down.
  *
- * <p>A write the server refuses (forbidden, conflict, not found, invalid) lands in the overlay all
+ * <p>A write the server refuses (forbidden, conflict, not found, invalid) is kept as a would-be change all
  * the same: it is a finding, reported once, and the flow goes on, so that one shadow run checks
  * every write of the plan. Each write waits, with its answer, until {@link ShadowProberObserver}
  * reports the step it belongs to.
@@ -43,8 +43,8 @@ public final class ShadowScalableResources implements ScalableResources {
     /** A value of the shadow world and the seed's value it was derived from. */
     private record Divergence<T>(T seedValue, T shadowValue) { }
 
-    /** What the shadow world holds differently for one resource. */
-    private static final class Overlay {
+    /** What the would-be writes changed on one resource, as far as the seed has not overtaken it. */
+    private static final class WouldBeChanges {
         final Map<String, Divergence<Optional<String>>> annotations = new LinkedHashMap<>();
         Divergence<Integer> replicas;
 
@@ -52,7 +52,7 @@ public final class ShadowScalableResources implements ScalableResources {
             return annotations.isEmpty() && replicas == null;
         }
 
-        /** {@code seed} with this overlay on top; first drops what the seed has overtaken. */
+        /** {@code seed} with these changes made; first drops what the seed has overtaken. */
         ScalableResource over(ScalableResource seed) {
             var seen = new HashMap<>(seed.annotations());
             for (Iterator<Map.Entry<String, Divergence<Optional<String>>>> it = annotations.entrySet().iterator(); it.hasNext();) {
@@ -91,7 +91,7 @@ public final class ShadowScalableResources implements ScalableResources {
     private final DryRunMode mode;
     private final ScalableResources seed;
     // All guarded by this; never held during a call to the seed.
-    private final Map<Key, Overlay> overlays = new HashMap<>();
+    private final Map<Key, WouldBeChanges> wouldBe = new HashMap<>();
     private final Map<Key, ScalableResource> lastSeen = new HashMap<>();
     private final Map<Key, List<Write>> unreported = new HashMap<>();
 
@@ -118,17 +118,17 @@ public final class ShadowScalableResources implements ScalableResources {
         synchronized (this) {
             if (real.isEmpty()) {
                 lastSeen.remove(key);
-                overlays.remove(key);
+                wouldBe.remove(key);
                 return real;
             }
             lastSeen.put(key, real.get());
-            Overlay overlay = overlays.get(key);
-            if (overlay == null) {
+            WouldBeChanges changes = wouldBe.get(key);
+            if (changes == null) {
                 return real;
             }
-            ScalableResource seen = overlay.over(real.get());
-            if (overlay.isEmpty()) {
-                overlays.remove(key);
+            ScalableResource seen = changes.over(real.get());
+            if (changes.isEmpty()) {
+                wouldBe.remove(key);
             }
             return Optional.of(seen);
         }
@@ -142,7 +142,7 @@ public final class ShadowScalableResources implements ScalableResources {
     public Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
         var key = new Key(namespace, ref);
         synchronized (this) {
-            if (overlays.containsKey(key)) {
+            if (wouldBe.containsKey(key)) {
                 return Optional.empty();
             }
         }
@@ -164,7 +164,7 @@ public final class ShadowScalableResources implements ScalableResources {
         var key = new Key(namespace, ref);
         ScalableResource before = seedValueOf(key, timeout);
         Answer answer = ServerAnswers.send(mode, () -> seed.patchAnnotations(namespace, ref, changes, timeout));
-        overlayAnnotations(key, before, changes, answer);
+        recordAnnotations(key, before, changes, answer);
     }
 
     /**
@@ -180,22 +180,22 @@ public final class ShadowScalableResources implements ScalableResources {
         String[] after = {version}; // a dry run changes nothing, the version included
         Answer answer = ServerAnswers.sendAt(mode, () -> after[0] = seed.patchAnnotationsAt(namespace, ref, version,
                 changes, timeout));
-        overlayAnnotations(key, before, changes, answer);
+        recordAnnotations(key, before, changes, answer);
         return after[0];
     }
 
-    private synchronized void overlayAnnotations(Key key, ScalableResource before, Map<String, Optional<String>> changes,
+    private synchronized void recordAnnotations(Key key, ScalableResource before, Map<String, Optional<String>> changes,
             Answer answer) {
-        overlayAnnotations(overlays.computeIfAbsent(key, k -> new Overlay()), before, changes);
+        recordAnnotations(wouldBe.computeIfAbsent(key, k -> new WouldBeChanges()), before, changes);
         unreported.computeIfAbsent(key, k -> new ArrayList<>()).add(new Write(describe(changes), answer));
     }
 
-    private static void overlayAnnotations(Overlay overlay, ScalableResource before, Map<String, Optional<String>> changes) {
+    private static void recordAnnotations(WouldBeChanges record, ScalableResource before, Map<String, Optional<String>> changes) {
         changes.forEach((name, value) -> {
-            Divergence<Optional<String>> earlier = overlay.annotations.get(name);
+            Divergence<Optional<String>> earlier = record.annotations.get(name);
             Optional<String> seedValue = earlier != null ? earlier.seedValue()
                     : Optional.ofNullable(before.annotations().get(name));
-            overlay.annotations.put(name, new Divergence<>(seedValue, value));
+            record.annotations.put(name, new Divergence<>(seedValue, value));
         });
     }
 
@@ -206,7 +206,7 @@ public final class ShadowScalableResources implements ScalableResources {
         ScalableResource before = baseAt(key, version, timeout);
         Answer answer = ServerAnswers.sendAt(mode, () -> seed.scaleAt(namespace, ref, version, replicas, timeout));
         synchronized (this) {
-            overlayReplicas(key, before, replicas);
+            recordReplicas(key, before, replicas);
             unreported.computeIfAbsent(key, k -> new ArrayList<>()).add(new Write(describeScale(replicas), answer));
         }
     }
@@ -225,17 +225,17 @@ public final class ShadowScalableResources implements ScalableResources {
         Answer answer = ServerAnswers.sendAt(mode, () -> seed.scaleAndAnnotateAt(namespace, ref, version, replicas,
                 changes, timeout));
         synchronized (this) {
-            overlayAnnotations(overlayReplicas(key, before, replicas), before, changes);
+            recordAnnotations(recordReplicas(key, before, replicas), before, changes);
             unreported.computeIfAbsent(key, k -> new ArrayList<>())
                     .add(new Write(describeScale(replicas) + " and " + describe(changes), answer));
         }
     }
 
-    private Overlay overlayReplicas(Key key, ScalableResource before, int replicas) {
-        Overlay overlay = overlays.computeIfAbsent(key, k -> new Overlay());
-        int seedValue = overlay.replicas != null ? overlay.replicas.seedValue() : before.specReplicas();
-        overlay.replicas = new Divergence<>(seedValue, replicas);
-        return overlay;
+    private WouldBeChanges recordReplicas(Key key, ScalableResource before, int replicas) {
+        WouldBeChanges record = wouldBe.computeIfAbsent(key, k -> new WouldBeChanges());
+        int seedValue = record.replicas != null ? record.replicas.seedValue() : before.specReplicas();
+        record.replicas = new Divergence<>(seedValue, replicas);
+        return record;
     }
 
     private static String describeScale(int replicas) {
@@ -251,9 +251,9 @@ public final class ShadowScalableResources implements ScalableResources {
     /** Every resource whose shadow differs from the seed as last read, sorted by namespace and name. */
     public synchronized List<Divergent> divergences() {
         var result = new ArrayList<Divergent>();
-        overlays.forEach((key, overlay) -> result.add(new Divergent(key.namespace(), key.ref(),
-                overlay.replicas == null ? OptionalInt.empty() : OptionalInt.of(overlay.replicas.shadowValue()),
-                overlay.annotations.entrySet().stream()
+        wouldBe.forEach((key, changes) -> result.add(new Divergent(key.namespace(), key.ref(),
+                changes.replicas == null ? OptionalInt.empty() : OptionalInt.of(changes.replicas.shadowValue()),
+                changes.annotations.entrySet().stream()
                         .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().shadowValue())))));
         result.sort((a, b) -> (a.namespace() + "/" + a.ref().name()).compareTo(b.namespace() + "/" + b.ref().name()));
         return result;

@@ -26,7 +26,7 @@ import dwd.application.prober.ScaleEvents;
 import dwd.bootstrap.config.ConfigFiles;
 import dwd.bootstrap.run.ProberRuntime;
 import dwd.bootstrap.run.RoleOperability;
-import dwd.bootstrap.run.StallHook;
+import dwd.bootstrap.run.StallingProbeObserver;
 import dwd.bootstrap.seed.SeedConnection;
 import dwd.bootstrap.wiring.BuildInfo;
 import dwd.bootstrap.wiring.LauncherComponent;
@@ -130,7 +130,7 @@ public final class ProberCommand implements Callable<Integer> {
                 // Events are writes too: none in shadow mode (the would-be actions go to the shadow observers).
                 new ScaleEvents(mode.isShadow() ? EventRecorder.none() : LeaderOnly.events(operability.events(), leadership))));
         if (stallFile != null) {
-            observers.add(new StallHook(stallFile)); // last: the others have seen the run before it blocks
+            observers.add(new StallingProbeObserver(stallFile)); // last: the others have seen the run before it blocks
         }
         ProberRuntime runtime = ProberComponent.create(config, operability.seed(),
                 readinessTimeout == null ? ProberTuning.defaults() : ProberTuning.defaults().withReadinessTimeout(readinessTimeout),

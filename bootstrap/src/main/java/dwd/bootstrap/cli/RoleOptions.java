@@ -5,6 +5,7 @@ import dwd.adapters.k8s.ClientSideThrottle;
 import dwd.bootstrap.logging.LogLevels;
 import dwd.bootstrap.logging.LogSetup;
 import dwd.domain.config.GoDuration;
+import dwd.domain.gosyntax.GoBool;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -224,11 +225,8 @@ public final class RoleOptions {
     public static final class GoBoolean implements ITypeConverter<Boolean> {
         @Override
         public Boolean convert(String value) {
-            return switch (value) {
-                case "1", "t", "T", "TRUE", "true", "True" -> true;
-                case "0", "f", "F", "FALSE", "false", "False" -> false;
-                default -> throw new TypeConversionException("'" + value + "' is not a boolean (true or false)");
-            };
+            return GoBool.parse(value)
+                    .orElseThrow(() -> new TypeConversionException("'" + value + "' is not a boolean (true or false)"));
         }
     }
 

@@ -1,7 +1,7 @@
 package dwd.bootstrap.run;
 
 /**
- * A role's work (the prober's or the weeder's informers and loops), as {@link RoleOperability}
+ * A role's work (the prober's or the weeder's watches and loops), as {@link RoleOperability}
  * drives it: started once leading (at once without leader election), closed on shutdown.
  */
 public interface RoleRuntime extends AutoCloseable {

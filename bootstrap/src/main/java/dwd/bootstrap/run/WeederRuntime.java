@@ -1,6 +1,6 @@
 package dwd.bootstrap.run;
 
-import dwd.adapters.k8s.weeder.EndpointSliceInformer;
+import dwd.adapters.k8s.weeder.EndpointSliceWatch;
 import dwd.adapters.k8s.weeder.KubernetesPodWatches;
 import dwd.application.health.HealthCheck;
 import dwd.application.port.out.Clock;
@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The running weeder: the EndpointSlice informer feeds the supervisor, which runs weeders with
+ * The running weeder: the EndpointSlice watch feeds the supervisor, which runs weeders with
  * pod watches. Stops in reverse: no new slice events, weeders stop and close their watches, then
  * the scheduler finishes in-flight deletions.
  */
@@ -21,28 +21,28 @@ public final class WeederRuntime implements RoleRuntime {
 
     private static final System.Logger LOG = System.getLogger(WeederRuntime.class.getName());
     /** Beyond the longest watch: the longest back-off after a failure (30 s plus jitter) and a slow list. */
-    static final Duration INFORMER_SLACK = Duration.ofMinutes(1);
+    static final Duration WATCH_SLACK = Duration.ofMinutes(1);
 
     private final WeederConfig config;
     private final SystemScheduler scheduler;
     private final KubernetesPodWatches podWatches;
     private final WeederSupervisor supervisor;
-    private final EndpointSliceInformer informer;
+    private final EndpointSliceWatch slices;
     private volatile Instant startedAt;
 
     @Inject
     WeederRuntime(WeederConfig config, SystemScheduler scheduler, KubernetesPodWatches podWatches,
-            WeederSupervisor supervisor, EndpointSliceInformer informer) {
+            WeederSupervisor supervisor, EndpointSliceWatch slices) {
         this.config = config;
         this.scheduler = scheduler;
         this.podWatches = podWatches;
         this.supervisor = supervisor;
-        this.informer = informer;
+        this.slices = slices;
     }
 
     /**
      * Rehearses the reaction (so that the first real one finds its code loaded), then starts watching
-     * EndpointSlices; returns once the informer has synced.
+     * EndpointSlices; returns once the slices' watch has synced.
      */
     @Override
     public void start() {
@@ -51,14 +51,14 @@ public final class WeederRuntime implements RoleRuntime {
         WeederRehearsal.run(config);
         LOG.log(System.Logger.Level.DEBUG, () -> "weeder reaction rehearsed in "
                 + Duration.ofNanos(System.nanoTime() - rehearsal).toMillis() + " ms (nothing watched or deleted)");
-        informer.start();
-        Readiness.await(scheduler, "the EndpointSlice cache", Duration.ofMinutes(2), informer::hasSynced);
+        slices.start();
+        Readiness.await(scheduler, "the EndpointSlice cache", Duration.ofMinutes(2), slices::hasSynced);
         LOG.log(System.Logger.Level.INFO, "weeder running; " + supervisor.knownServices() + " configured services seen");
     }
 
     @Override
     public boolean isStartedAndSynced() {
-        return startedAt != null && informer.hasSynced();
+        return startedAt != null && slices.hasSynced();
     }
 
     public WeederSupervisor supervisor() {
@@ -66,19 +66,20 @@ public final class WeederRuntime implements RoleRuntime {
     }
 
     /**
-     * Liveness of the EndpointSlice informer ({@code endpointslice-informer}): it starts a list or
-     * watch at least every {@link EndpointSliceInformer#LONGEST_WATCH} while it works, and every
+     * Liveness of the EndpointSlice watch ({@code endpointslice-informer}, a name kept for the alerts
+     * and dashboards that use it): it starts a list or
+     * watch at least every {@link EndpointSliceWatch#LONGEST_WATCH} while it works, and every
      * second while it fails; none for longer (plus slack) means it hangs, e.g. on a dead connection.
-     * Passes before the start (a standby runs no informer).
+     * Passes before the start (a standby runs no watch).
      */
-    public HealthCheck informerLiveness(Clock clock) {
-        return InformerLiveness.of("endpointslice-informer", clock, () -> startedAt, informer::lastListOrWatch,
-                EndpointSliceInformer.LONGEST_WATCH.plus(INFORMER_SLACK));
+    public HealthCheck sliceWatchLiveness(Clock clock) {
+        return WatchLiveness.of("endpointslice-informer", clock, () -> startedAt, slices::lastListOrWatch,
+                EndpointSliceWatch.LONGEST_WATCH.plus(WATCH_SLACK));
     }
 
     @Override
     public void close() {
-        informer.close();
+        slices.close();
         supervisor.close();
         podWatches.close();
         scheduler.close();

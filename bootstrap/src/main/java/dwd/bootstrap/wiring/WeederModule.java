@@ -3,7 +3,7 @@ package dwd.bootstrap.wiring;
 import dagger.Module;
 import dagger.Provides;
 import dwd.adapters.k8s.NoDelaySockets;
-import dwd.adapters.k8s.weeder.EndpointSliceInformer;
+import dwd.adapters.k8s.weeder.EndpointSliceWatch;
 import dwd.adapters.k8s.weeder.KubernetesPodWatches;
 import dwd.adapters.k8s.weeder.KubernetesPods;
 import dwd.application.leader.LeaderOnly;
@@ -21,7 +21,7 @@ import jakarta.inject.Singleton;
 import java.time.Duration;
 
 /**
- * The weeder's object graph. The EndpointSlice informer and the pod watches share one client with
+ * The weeder's object graph. The EndpointSlice watch and the pod watches share one client with
  * read timeout 0; deletions have a client with timeouts that shares its connections.
  */
 @Module
@@ -37,7 +37,7 @@ public interface WeederModule {
     }
 
     /**
-     * The client of every watch: the informer's keeps its connection open for good, so the pod
+     * The client of every watch: the EndpointSlice watch keeps its connection open for good, so the pod
      * watches and deletions a weeder starts, often hours later, find it there (HTTP/2 carries them
      * all on it) instead of each opening and TLS-handshaking a connection of its own first.
      */
@@ -84,9 +84,9 @@ public interface WeederModule {
 
     @Provides
     @Singleton
-    static EndpointSliceInformer informer(@Named(WATCHES) ApiClient watchClient, SeedConnection seed,
+    static EndpointSliceWatch sliceWatch(@Named(WATCHES) ApiClient watchClient, SeedConnection seed,
             WeederConfig config, WeederSupervisor supervisor) {
-        return new EndpointSliceInformer(watchClient, config.servicesAndDependantSelectors().keySet(), supervisor,
+        return new EndpointSliceWatch(watchClient, config.servicesAndDependantSelectors().keySet(), supervisor,
                 seed.outages());
     }
 }

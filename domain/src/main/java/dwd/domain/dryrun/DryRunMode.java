@@ -1,5 +1,6 @@
 package dwd.domain.dryrun;
 
+import dwd.domain.gosyntax.GoBool;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -46,22 +47,13 @@ public enum DryRunMode {
             case "server" -> { return new Parsed(SERVER, Optional.empty()); }
             default -> { }
         }
-        return goBoolean(text)
+        return GoBool.parse(text)
                 .map(bool -> bool
                         ? new Parsed(CLIENT, Optional.of(
                                 "--dry-run=" + text + " is deprecated (boolean value) and can be replaced with --dry-run=client."))
                         : new Parsed(NONE, Optional.of(
                                 "--dry-run=" + text + " is deprecated (boolean value) and can be replaced with --dry-run=none.")))
                 .orElseThrow(() -> new InvalidDryRunValue(text));
-    }
-
-    /** Go's {@code strconv.ParseBool}: the only spellings it accepts. */
-    static Optional<Boolean> goBoolean(String text) {
-        return switch (text) {
-            case "1", "t", "T", "TRUE", "true", "True" -> Optional.of(true);
-            case "0", "f", "F", "FALSE", "false", "False" -> Optional.of(false);
-            default -> Optional.empty();
-        };
     }
 
     /** A parsed value: the mode, and the deprecation warning if the form was a deprecated one. */

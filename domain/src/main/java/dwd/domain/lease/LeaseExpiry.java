@@ -31,12 +31,15 @@ public final class LeaseExpiry {
         return plusSaturating(renewTime, buffer(nodeMonitorGracePeriod));
     }
 
-    /** {@code true} when the lease has expired at {@code now}; reaching the expiry instant exactly counts as expired. */
-    public static boolean isExpired(Instant renewTime, Duration nodeMonitorGracePeriod, Instant now) {
-        return !expiresAt(renewTime, nodeMonitorGracePeriod).isAfter(now);
+    /**
+     * {@code true} when a lease that expires at {@code expiresAt} (see {@link #expiresAt}) has expired at
+     * {@code now}; reaching the expiry instant exactly counts as expired.
+     */
+    public static boolean isExpired(Instant expiresAt, Instant now) {
+        return !expiresAt.isAfter(now);
     }
 
-    static Instant plusSaturating(Instant instant, Duration duration) {
+    private static Instant plusSaturating(Instant instant, Duration duration) {
         try {
             return instant.plus(duration);
         } catch (DateTimeException | ArithmeticException beyondTheTimeLine) {

@@ -1,6 +1,5 @@
 package dwd.domain.lease;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,7 +44,6 @@ public final class LeaseVerdicts {
             }
         }
 
-        Duration buffer = LeaseExpiry.buffer(input.nodeMonitorGracePeriod());
         Instant now = input.now();
         var nodesWithLease = HashSet.<String>newHashSet(input.leases().size());
         var expiries = new ArrayList<Instant>(input.leases().size());
@@ -62,9 +60,9 @@ public final class LeaseVerdicts {
                 withoutRenewTime++;
                 continue;
             }
-            Instant expiry = LeaseExpiry.plusSaturating(lease.renewTime().get(), buffer);
+            Instant expiry = LeaseExpiry.expiresAt(lease.renewTime().get(), input.nodeMonitorGracePeriod());
             expiries.add(expiry);
-            if (!expiry.isAfter(now)) {
+            if (LeaseExpiry.isExpired(expiry, now)) {
                 expired++;
             }
         }

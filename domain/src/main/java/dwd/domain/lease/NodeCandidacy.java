@@ -70,11 +70,6 @@ public final class NodeCandidacy {
         return Collections.unmodifiableSet(exclusions);
     }
 
-    /** {@code true} when no rule excludes {@code node}. */
-    public boolean isCandidate(Node node) {
-        return exclusionsOf(node).isEmpty();
-    }
-
     /** The unhealthy condition types that apply to {@code node}: its pool's list if the pool is known, else the defaults. */
     public List<String> unhealthyConditionsFor(Node node) {
         String pool = node.labels().get(WORKER_POOL_LABEL);

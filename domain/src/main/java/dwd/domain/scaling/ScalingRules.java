@@ -1,5 +1,6 @@
 package dwd.domain.scaling;
 
+import dwd.domain.gosyntax.GoBool;
 import java.math.BigInteger;
 import java.util.Map;
 
@@ -18,11 +19,7 @@ public final class ScalingRules {
      * {@code True}). Anything else, including no annotation, means scale as usual.
      */
     public static boolean ignoreScaling(Map<String, String> annotations) {
-        String value = annotations == null ? null : annotations.get(Annotations.IGNORE_SCALING);
-        return value != null && switch (value) {
-            case "1", "t", "T", "TRUE", "true", "True" -> true;
-            default -> false;
-        };
+        return annotations != null && GoBool.parse(annotations.get(Annotations.IGNORE_SCALING)).orElse(false);
     }
 
     /**
@@ -57,11 +54,6 @@ public final class ScalingRules {
                 + ": annotation " + Annotations.REPLICAS + " has the value \"" + value + "\", which " + problem
                 + "; set it to the replica count to restore (e.g. \"2\"), or remove it to restore "
                 + DEFAULT_SCALE_UP_REPLICAS + " replica");
-    }
-
-    /** Scale-down always goes to zero replicas. */
-    public static int scaleDownTarget() {
-        return 0;
     }
 
     /**

@@ -52,15 +52,15 @@ class LeaseExpiryTest {
     @Test
     void reachingTheExpiryInstantCountsAsExpired() {
         Duration grace = Duration.ofSeconds(40);
-        assertThat(LeaseExpiry.isExpired(RENEWED, grace, RENEWED.plusSeconds(30))).isTrue();
-        assertThat(LeaseExpiry.isExpired(RENEWED, grace, RENEWED.plusSeconds(30).minusNanos(1))).isFalse();
-        assertThat(LeaseExpiry.isExpired(RENEWED, grace, RENEWED.plusSeconds(31))).isTrue();
+        assertThat(LeaseExpiry.isExpired(LeaseExpiry.expiresAt(RENEWED, grace), RENEWED.plusSeconds(30))).isTrue();
+        assertThat(LeaseExpiry.isExpired(LeaseExpiry.expiresAt(RENEWED, grace), RENEWED.plusSeconds(30).minusNanos(1))).isFalse();
+        assertThat(LeaseExpiry.isExpired(LeaseExpiry.expiresAt(RENEWED, grace), RENEWED.plusSeconds(31))).isTrue();
     }
 
     @Test
     void zeroGraceExpiresAtRenewal() {
-        assertThat(LeaseExpiry.isExpired(RENEWED, Duration.ZERO, RENEWED)).isTrue();
-        assertThat(LeaseExpiry.isExpired(RENEWED, Duration.ZERO, RENEWED.minusNanos(1))).isFalse();
+        assertThat(LeaseExpiry.isExpired(LeaseExpiry.expiresAt(RENEWED, Duration.ZERO), RENEWED)).isTrue();
+        assertThat(LeaseExpiry.isExpired(LeaseExpiry.expiresAt(RENEWED, Duration.ZERO), RENEWED.minusNanos(1))).isFalse();
     }
 
     @Test
@@ -69,7 +69,7 @@ class LeaseExpiryTest {
         assertThat(LeaseExpiry.expiresAt(Instant.MIN, Duration.ofSeconds(-40))).isEqualTo(Instant.MIN);
         assertThat(LeaseExpiry.expiresAt(Instant.MAX, Duration.ofSeconds(-40)))
                 .isEqualTo(Instant.MAX.minusSeconds(30));
-        assertThat(LeaseExpiry.isExpired(Instant.MAX, Duration.ofSeconds(40), Instant.MAX)).isTrue();
-        assertThat(LeaseExpiry.isExpired(Instant.MAX, Duration.ofSeconds(40), RENEWED)).isFalse();
+        assertThat(LeaseExpiry.isExpired(LeaseExpiry.expiresAt(Instant.MAX, Duration.ofSeconds(40)), Instant.MAX)).isTrue();
+        assertThat(LeaseExpiry.isExpired(LeaseExpiry.expiresAt(Instant.MAX, Duration.ofSeconds(40)), RENEWED)).isFalse();
     }
 }

@@ -24,7 +24,6 @@ class NodeCandidacyTest {
     @Test
     void healthyManagedNodeWithLiveMachineIsCandidate() {
         assertThat(WITH_LIVE_MACHINE_FOR_N1.exclusionsOf(node("n1"))).isEmpty();
-        assertThat(WITH_LIVE_MACHINE_FOR_N1.isCandidate(node("n1"))).isTrue();
     }
 
     @Nested
@@ -35,13 +34,12 @@ class NodeCandidacyTest {
         void notManagedAnnotationExcludesWhateverItsValue(String value) {
             var node = nodeAnnotated("n1", "node.machine.sapcloud.io/not-managed-by-mcm", value);
             assertThat(WITH_LIVE_MACHINE_FOR_N1.exclusionsOf(node)).containsExactly(Exclusion.NOT_MANAGED_BY_MCM);
-            assertThat(WITH_LIVE_MACHINE_FOR_N1.isCandidate(node)).isFalse();
         }
 
         @Test
         void otherAnnotationsDoNotExclude() {
             var node = nodeAnnotated("n1", "node.machine.sapcloud.io/not-managed-by", "true");
-            assertThat(WITH_LIVE_MACHINE_FOR_N1.isCandidate(node)).isTrue();
+            assertThat(WITH_LIVE_MACHINE_FOR_N1.exclusionsOf(node)).isEmpty();
         }
     }
 
@@ -59,13 +57,13 @@ class NodeCandidacyTest {
         @ValueSource(strings = {"False", "Unknown", "", "true"})
         void defaultConditionNotExactlyTrueDoesNotExclude(String status) {
             var node = node("n1", condition("DiskPressure", status));
-            assertThat(WITH_LIVE_MACHINE_FOR_N1.isCandidate(node)).isTrue();
+            assertThat(WITH_LIVE_MACHINE_FOR_N1.exclusionsOf(node)).isEmpty();
         }
 
         @Test
         void readyAndMemoryPressureAreNotConsideredByDefault() {
             var node = node("n1", condition("Ready", "False"), condition("MemoryPressure", "True"));
-            assertThat(WITH_LIVE_MACHINE_FOR_N1.isCandidate(node)).isTrue();
+            assertThat(WITH_LIVE_MACHINE_FOR_N1.exclusionsOf(node)).isEmpty();
         }
 
         @Test
@@ -80,7 +78,7 @@ class NodeCandidacyTest {
             var candidacy = NodeCandidacy.of(List.of(machine("n1")), Map.of("pool-a", List.of("MemoryPressure")));
             assertThat(candidacy.exclusionsOf(nodeInPool("n1", "pool-a", condition("MemoryPressure", "True"))))
                     .containsExactly(Exclusion.UNHEALTHY_CONDITION);
-            assertThat(candidacy.isCandidate(nodeInPool("n1", "pool-a", condition("DiskPressure", "True")))).isTrue();
+            assertThat(candidacy.exclusionsOf(nodeInPool("n1", "pool-a", condition("DiskPressure", "True")))).isEmpty();
             assertThat(candidacy.unhealthyConditionsFor(nodeInPool("n1", "pool-a"))).containsExactly("MemoryPressure");
         }
 
@@ -91,13 +89,13 @@ class NodeCandidacyTest {
                     .isEqualTo(NodeCandidacy.DEFAULT_UNHEALTHY_CONDITIONS);
             assertThat(candidacy.unhealthyConditionsFor(node("n1")))
                     .isEqualTo(NodeCandidacy.DEFAULT_UNHEALTHY_CONDITIONS);
-            assertThat(candidacy.isCandidate(nodeInPool("n1", "pool-b", condition("DiskPressure", "True")))).isFalse();
+            assertThat(candidacy.exclusionsOf(nodeInPool("n1", "pool-b", condition("DiskPressure", "True")))).isNotEmpty();
         }
 
         @Test
         void poolWithEmptyConditionListConsidersNothingUnhealthy() {
             var candidacy = NodeCandidacy.of(List.of(machine("n1")), Map.of("pool-a", List.of()));
-            assertThat(candidacy.isCandidate(nodeInPool("n1", "pool-a", condition("DiskPressure", "True")))).isTrue();
+            assertThat(candidacy.exclusionsOf(nodeInPool("n1", "pool-a", condition("DiskPressure", "True")))).isEmpty();
         }
 
         @Test
@@ -142,15 +140,15 @@ class NodeCandidacyTest {
             "InPlaceUpdating", "InPlaceUpdateSuccessful", "InPlaceUpdateFailed", "failed", "Terminated"})
         void anyOtherPhaseCounts(String phase) {
             var candidacy = NodeCandidacy.of(List.of(machine("n1", phase)), Map.of());
-            assertThat(candidacy.isCandidate(node("n1"))).isTrue();
+            assertThat(candidacy.exclusionsOf(node("n1"))).isEmpty();
         }
 
         @Test
         void oneLiveMachineSufficesWhateverTheOrder() {
             var failedFirst = NodeCandidacy.of(List.of(machine("n1", "Failed"), machine("n1", "Running")), Map.of());
             var liveFirst = NodeCandidacy.of(List.of(machine("n1", "Running"), machine("n1", "Terminating")), Map.of());
-            assertThat(failedFirst.isCandidate(node("n1"))).isTrue();
-            assertThat(liveFirst.isCandidate(node("n1"))).isTrue();
+            assertThat(failedFirst.exclusionsOf(node("n1"))).isEmpty();
+            assertThat(liveFirst.exclusionsOf(node("n1"))).isEmpty();
         }
 
         @Test
@@ -178,13 +176,13 @@ class NodeCandidacyTest {
         @ValueSource(strings = {"CandidateForUpdate", "SelectedForUpdate", "DrainSuccessful", "UpdateSuccessful",
             "", "readyForUpdate"})
         void otherReasonsDoNotExclude(String reason) {
-            assertThat(WITH_LIVE_MACHINE_FOR_N1.isCandidate(node("n1", inPlaceUpdate("True", reason)))).isTrue();
+            assertThat(WITH_LIVE_MACHINE_FOR_N1.exclusionsOf(node("n1", inPlaceUpdate("True", reason)))).isEmpty();
         }
 
         @Test
         void excludingReasonOnAnotherConditionTypeDoesNotExclude() {
             var node = node("n1", new NodeCondition("Ready", "True", "ReadyForUpdate"));
-            assertThat(WITH_LIVE_MACHINE_FOR_N1.isCandidate(node)).isTrue();
+            assertThat(WITH_LIVE_MACHINE_FOR_N1.exclusionsOf(node)).isEmpty();
         }
 
         @Test

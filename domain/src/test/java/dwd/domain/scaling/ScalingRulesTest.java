@@ -90,11 +90,6 @@ class ScalingRulesTest {
         });
     }
 
-    @Test
-    void scaleDownGoesToZero() {
-        assertThat(ScalingRules.scaleDownTarget()).isZero();
-    }
-
     @ParameterizedTest
     @CsvSource({
             "UP, 0, true",

@@ -29,8 +29,4 @@ public record LeaseRecord(String holderIdentity, int leaseDurationSeconds, Optio
                 && acquireTime.equals(other.acquireTime) && renewTime.equals(other.renewTime)
                 && leaseTransitions == other.leaseTransitions;
     }
-
-    LeaseRecord withResourceVersion(Optional<String> version) {
-        return new LeaseRecord(holderIdentity, leaseDurationSeconds, acquireTime, renewTime, leaseTransitions, version);
-    }
 }

@@ -1,5 +1,6 @@
 package dwd.adapters.k8s.objects;
 
+import dwd.adapters.k8s.ApiFailures;
 import dwd.application.check.ObjectReadException;
 import dwd.application.check.ObjectReadException.Reason;
 import dwd.application.check.ObjectReader;
@@ -97,17 +98,18 @@ public final class KubernetesObjectReader implements ObjectReader {
             ResponseBody body = response.body();
             String text = body == null ? "" : body.string();
             if (!response.isSuccessful()) {
-                String message = KubernetesErrors.statusMessage(text).orElse(response.message());
-                if (response.code() == 404) {
+                ObjectReadException failure = ApiFailures.readFailure(action,
+                        new ApiException(response.code(), response.headers().toMultimap(), text));
+                if (failure.reason() == Reason.NOT_FOUND) {
                     throw new ObjectReadException(Reason.NOT_FOUND, object + " not found at " + client.getBasePath()
-                            + " (" + message + "); check the name and namespace");
+                            + "; check the name and namespace", failure);
                 }
-                throw KubernetesErrors.byStatus(response.code(), message, action, null);
+                throw failure;
             }
             return JsonDocuments.parseObject(text).orElseThrow(() -> new ObjectReadException(Reason.INVALID_RESPONSE,
                     "cannot " + action + ": the API server did not answer with a JSON object"));
         } catch (IOException e) {
-            throw KubernetesErrors.unreachable(action, e);
+            throw ApiFailures.readFailure(action, e);
         }
     }
 
@@ -118,7 +120,7 @@ public final class KubernetesObjectReader implements ObjectReader {
             return client.buildCall(null, path, "GET", new ArrayList<>(), new ArrayList<>(), null,
                     headers, new HashMap<>(), new HashMap<>(), new String[] {"BearerToken"}, null);
         } catch (ApiException e) {
-            throw KubernetesErrors.translate(e, action);
+            throw ApiFailures.readFailure(action, e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dwd.adapters.k8s.objects;
 
+import dwd.adapters.k8s.ApiFailures;
 import dwd.application.check.ObjectReadException;
 import dwd.application.check.ObjectReadException.Reason;
 import io.kubernetes.client.Discovery;
@@ -41,7 +42,7 @@ final class ResourceDiscovery {
                 served = partial.getDiscoveredResources();
                 incomplete = " (discovery was incomplete: " + partial.getMessage() + ")";
             } catch (ApiException e) {
-                throw KubernetesErrors.translate(e, "discover the kinds served by " + client.getBasePath());
+                throw ApiFailures.readFailure("discover the kinds served by " + client.getBasePath(), e);
             }
         } else {
             served = groupVersion(apiVersion);
@@ -83,11 +84,13 @@ final class ResourceDiscovery {
         try {
             return new Discovery(client).findAll(group, List.of(version), version, path);
         } catch (ApiException e) {
-            if (e.getCode() == 404) {
+            ObjectReadException failure = ApiFailures.readFailure("discover the kinds of " + apiVersion + " at "
+                    + client.getBasePath(), e);
+            if (failure.reason() == Reason.NOT_FOUND) {
                 throw new ObjectReadException(Reason.UNKNOWN_KIND, "API version " + apiVersion + " is not served by "
-                        + client.getBasePath() + "; leave out --api-version to use the version the server prefers", e);
+                        + client.getBasePath() + "; leave out --api-version to use the version the server prefers", failure);
             }
-            throw KubernetesErrors.translate(e, "discover the kinds of " + apiVersion + " at " + client.getBasePath());
+            throw failure;
         }
     }
 

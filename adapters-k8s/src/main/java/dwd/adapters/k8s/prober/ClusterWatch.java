@@ -35,7 +35,7 @@ public final class ClusterWatch implements AutoCloseable {
     /** @param outages where an unreachable seed is reported (shared by the process's watches); null: a log of its own */
     public ClusterWatch(Supplier<ApiClient> newSeedClient, ClusterEvents events, OutageLog outages) {
         Objects.requireNonNull(events, "events");
-        this.client = OwnedClients.forInformers(newSeedClient);
+        this.client = OwnedClients.forWatches(newSeedClient);
         var custom = new CustomObjectsApi(client);
         this.watch = new ListWatch<>("Clusters",
                 (isWatch, resourceVersion, timeoutSeconds) -> custom

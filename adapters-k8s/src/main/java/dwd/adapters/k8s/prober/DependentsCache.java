@@ -77,7 +77,7 @@ final class DependentsCache implements AutoCloseable {
     }
 
     private Dependent start(ResourceRef ref) {
-        ApiClient client = OwnedClients.forInformers(newSeedClient);
+        ApiClient client = OwnedClients.forWatches(newSeedClient);
         AppsV1Api apps = new AppsV1Api(client);
         String selector = "metadata.name=" + ref.name();
         boolean deployment = ref.kind().equals("Deployment");

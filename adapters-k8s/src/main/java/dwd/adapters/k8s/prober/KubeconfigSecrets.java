@@ -117,7 +117,7 @@ final class KubeconfigSecrets implements AutoCloseable {
     }
 
     private SecretWatch startWatch(String name) {
-        ApiClient client = OwnedClients.forInformers(newSeedClient);
+        ApiClient client = OwnedClients.forWatches(newSeedClient);
         CoreV1Api core = new CoreV1Api(client);
         Gson gson = JSON.getGson();
         var watch = new ListWatch<KubeconfigSecret>("Secrets named " + name,

@@ -32,7 +32,7 @@ public final class KubernetesMachines implements Machines, AutoCloseable {
 
     /** @param outages where an unreachable seed is reported (shared by the process's watches); null: a log of its own */
     public KubernetesMachines(Supplier<ApiClient> newSeedClient, OutageLog outages) {
-        this.client = OwnedClients.forInformers(newSeedClient);
+        this.client = OwnedClients.forWatches(newSeedClient);
         var custom = new CustomObjectsApi(client);
         this.watch = new ListWatch<>("Machines",
                 (isWatch, resourceVersion, timeoutSeconds) -> custom

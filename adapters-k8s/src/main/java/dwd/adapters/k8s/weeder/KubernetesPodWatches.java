@@ -1,35 +1,50 @@
 package dwd.adapters.k8s.weeder;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dwd.adapters.k8s.watch.ListWatch;
 import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.PodWatch;
 import dwd.application.port.out.PodWatches;
 import dwd.domain.selector.LabelSelector;
 import dwd.domain.weeding.PodState;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import okhttp3.Call;
 
 /**
- * Pod watches through client-java: per watch, one virtual thread lists the selected pods, then
- * watches from the list's resourceVersion (with bookmarks). When the stream ends, whether the server
- * closed it, answered 410 Gone or the connection broke, the pods are listed again; repeated failures
- * back off exponentially. Closing a watch cancels its HTTP call, so its thread ends at once.
+ * Pod watches on dwd's list-watch loop ({@link ListWatch}), one per weeder and selector: the selected
+ * pods are listed, then watched from the list's resourceVersion (with bookmarks); a watch the server
+ * ends is resumed, one answered with 410 Gone listed again, and failures back off. Pods are read as
+ * plain JSON ({@link PodStates}), never bound to client-java's models. Closing a watch cancels its
+ * HTTP call, so its thread ends at once.
  *
- * <p>These are short-lived raw watches rather than informers: a weeder needs them for minutes, per
- * namespace and selector, and must leave nothing behind when it ends.
+ * <p>Short-lived watches, not a shared cache of the namespace's pods: a weeder needs them for minutes,
+ * per namespace and selector, and must leave nothing behind when it ends.
  */
 public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
 
-    private final ApiClient client;
+    private static final System.Logger LOG = System.getLogger(KubernetesPodWatches.class.getName());
+
+    /** A list that takes longer is given up and tried again (the watch client has no read timeout). */
+    private static final Duration LIST_TIMEOUT = Duration.ofSeconds(30);
+
+    private final CoreV1Api core;
     private final Duration initialBackoff;
     private final Duration maxBackoff;
     private final OutageLog outages;
-    private final Set<PodWatchLoop> open = ConcurrentHashMap.newKeySet();
-    private final AtomicLong relists = new AtomicLong();
+    private final Set<ListWatch<PodState>> open = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger running = new AtomicInteger();
+    private final AtomicLong restarts = new AtomicLong();
 
     /**
      * @param watchClient a client with read timeout 0 (a watch may be quiet for minutes); its other
@@ -57,37 +72,91 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
             throw new IllegalArgumentException("pod watches need a client with read timeout 0, not "
                     + watchClient.getReadTimeout() + " ms: a quiet watch would time out");
         }
-        this.client = watchClient;
+        this.core = new CoreV1Api(watchClient);
         this.initialBackoff = initialBackoff;
         this.maxBackoff = maxBackoff;
         this.outages = outages;
-        PodWatchLoop.prepare(watchClient);
+        prepare();
     }
 
     @Override
     public PodWatch watch(String namespace, LabelSelector selector, Consumer<PodState> listener) {
-        var loop = new PodWatchLoop(client, namespace, selector.toQueryString(), listener, initialBackoff, maxBackoff,
-                relists::incrementAndGet, open::remove, outages);
-        open.add(loop);
-        Thread.ofVirtual().name("dwd-pod-watch-" + namespace).start(loop);
-        return loop::close;
+        String labels = selector.toQueryString();
+        var watch = new ListWatch<>("Pods in " + namespace + " selected by " + labels,
+                (isWatch, resourceVersion, timeoutSeconds) -> request(namespace, labels, isWatch, resourceVersion),
+                PodStates::of, new Forwarder(listener), outages,
+                new ListWatch.Options(initialBackoff, maxBackoff, restarts::incrementAndGet, running::decrementAndGet));
+        running.incrementAndGet();
+        open.add(watch);
+        watch.start();
+        return () -> {
+            open.remove(watch);
+            watch.stop();
+        };
+    }
+
+    /** Hands every pod seen to the weeder; a deleted pod needs no weeding. */
+    private record Forwarder(Consumer<PodState> listener) implements ListWatch.Handler<PodState> {
+        @Override
+        public void changed(PodState pod) {
+            listener.accept(pod);
+        }
+
+        @Override
+        public void deleted(PodState pod) {
+        }
+    }
+
+    /**
+     * The list or watch of the selected pods. No {@code timeoutSeconds}: the server's own timeout
+     * ends a watch (30–60 min by default, longer than a weeder lives).
+     */
+    private Call request(String namespace, String labels, boolean watch, String resourceVersion) throws ApiException {
+        var request = core.listNamespacedPod(namespace).labelSelector(labels).resourceVersion(resourceVersion);
+        if (watch) {
+            return request.allowWatchBookmarks(true).watch(true).buildCall(null);
+        }
+        Call list = request.buildCall(null);
+        list.timeout().timeout(LIST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        return list;
+    }
+
+    /**
+     * Builds a list and a watch request without sending them, and reads a crash-looping pod: the
+     * first watch of a process, maybe hours later when a service recovers, then finds client-java's
+     * request builders and the pod reading code loaded, instead of loading them on its way to a
+     * deletion. (The list-watch loop itself is warm: the EndpointSlice watch runs on it.)
+     */
+    private void prepare() {
+        try {
+            request("default", "dwd-never-sent", false, "0");
+            request("default", "dwd-never-sent", true, "1");
+            JsonObject pod = JsonParser.parseString("""
+                    {"metadata": {"namespace": "default", "name": "p", "uid": "u",
+                      "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "s", "controller": true}]},
+                     "status": {"containerStatuses": [{"name": "c", "state": {"waiting": {"reason": "CrashLoopBackOff"}}}]}}
+                    """).getAsJsonObject();
+            PodStates.of(pod);
+        } catch (ApiException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "preparing the pod watch requests failed: " + e);
+        }
     }
 
     /** Watches whose thread has not ended yet. */
     public int openWatches() {
-        return open.size();
+        return running.get();
     }
 
-    /** How often a watch listed its pods again after its stream ended (server close, 410, broken connection). */
-    public long relists() {
-        return relists.get();
+    /** How often a watch went on after its stream ended or a request failed (resumed, or listed again). */
+    public long restarts() {
+        return restarts.get();
     }
 
-    /** Closes every open watch. */
+    /** Stops every watch not closed yet. */
     @Override
     public void close() {
-        for (PodWatchLoop loop : List.copyOf(open)) {
-            loop.close();
+        for (ListWatch<PodState> watch : List.copyOf(open)) {
+            watch.stop();
         }
     }
 }

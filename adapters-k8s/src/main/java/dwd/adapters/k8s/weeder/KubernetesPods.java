@@ -1,5 +1,7 @@
 package dwd.adapters.k8s.weeder;
 
+import dwd.adapters.k8s.ApiFailures;
+import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Pods;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -73,10 +75,11 @@ public final class KubernetesPods implements Pods {
             client.execute(deletion(namespace, name, uid));
             return Deletion.DELETED;
         } catch (ApiException e) {
-            return switch (e.getCode()) {
-                case 404 -> Deletion.ALREADY_GONE;
-                case 409 -> Deletion.REPLACED;
-                default -> throw WeederApiErrors.translate("deleting pod " + namespace + "/" + name, e);
+            ApiFailure failure = ApiFailures.translate("deleting pod " + namespace + "/" + name, e);
+            return switch (failure.kind()) {
+                case NOT_FOUND -> Deletion.ALREADY_GONE;
+                case CONFLICT -> Deletion.REPLACED; // the UID precondition failed: a replacement bears the name
+                default -> throw failure;
             };
         }
     }

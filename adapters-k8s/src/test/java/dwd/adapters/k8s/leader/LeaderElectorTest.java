@@ -32,7 +32,8 @@ class LeaderElectorTest {
             if (create ? stored != null : stored == null || !record.resourceVersion().equals(stored.resourceVersion())) {
                 throw new ApiFailure(ApiFailure.Kind.CONFLICT, "conflict");
             }
-            stored = record.withResourceVersion(Optional.of(Long.toString(++version)));
+            stored = new LeaseRecord(record.holderIdentity(), record.leaseDurationSeconds(), record.acquireTime(),
+                    record.renewTime(), record.leaseTransitions(), Optional.of(Long.toString(++version)));
             writers.add(record.holderIdentity());
             return stored;
         }

@@ -35,12 +35,4 @@ class JsonDocumentsTest {
         assertThat(JsonDocuments.parseObject("404 page not found")).isEmpty();
         assertThat(JsonDocuments.parseObject("{")).isEmpty();
     }
-
-    @Test
-    void statusMessagesAreTakenFromKubernetesStatusBodies() {
-        assertThat(KubernetesErrors.statusMessage("{\"kind\":\"Status\",\"message\":\"widgets \\\"x\\\" not found\"}"))
-                .contains("widgets \"x\" not found");
-        assertThat(KubernetesErrors.statusMessage("upstream connect error\nmore")).contains("upstream connect error");
-        assertThat(KubernetesErrors.statusMessage("")).isEmpty();
-    }
 }

@@ -84,7 +84,7 @@ class ListWatchIT {
         String namespace = controlPlane.createNamespace("list-watch");
         var core = new CoreV1Api(controlPlane.apiClient());
         core.createNamespacedConfigMap(namespace, configMap("before", "1")).execute();
-        ApiClient client = OwnedClients.forInformers(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
+        ApiClient client = OwnedClients.forWatches(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
         var recorded = new Recorded();
         var watch = configMaps(client, namespace, recorded, OutageLog.of(client));
 
@@ -145,7 +145,7 @@ class ListWatchIT {
 
     @Test
     void aRequestTheServerRefusesIsWarnedOnceNamingTheServer(LocalControlPlane controlPlane) throws Exception {
-        ApiClient client = OwnedClients.forInformers(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
+        ApiClient client = OwnedClients.forWatches(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
         List<Long> attempts = Collections.synchronizedList(new ArrayList<>());
         var custom = new CustomObjectsApi(client);
         var watch = new ListWatch<>("Gizmos", (isWatch, resourceVersion, timeoutSeconds) -> {

@@ -69,7 +69,7 @@ class KubernetesPodWatchesIT {
         open.forEach(PodWatch::close);
 
         await().atMost(Duration.ofSeconds(5)).until(() -> watches.openWatches() == 0);
-        assertThat(watches.relists()).isZero();
+        assertThat(watches.restarts()).isZero();
     }
 
     @Test
@@ -90,7 +90,7 @@ class KubernetesPodWatchesIT {
         var unreachable = new KubernetesPodWatches(client, Duration.ofMillis(20), Duration.ofMillis(100));
 
         PodWatch watch = unreachable.watch("any", APISERVER_PODS, pod -> { });
-        await().atMost(Duration.ofSeconds(10)).until(() -> unreachable.relists() >= 3);
+        await().atMost(Duration.ofSeconds(10)).until(() -> unreachable.restarts() >= 3);
         watch.close();
 
         await().atMost(Duration.ofSeconds(5)).until(() -> unreachable.openWatches() == 0);

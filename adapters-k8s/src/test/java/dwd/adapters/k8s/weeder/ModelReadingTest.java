@@ -126,12 +126,12 @@ class ModelReadingTest {
     }
 
     @Test
-    void theInformerAsksTheServerForTheConfiguredServicesOnly() {
-        assertThat(EndpointSliceInformer.labelSelector(List.of("kube-apiserver", "etcd-main-client")))
+    void theSliceWatchAsksTheServerForTheConfiguredServicesOnly() {
+        assertThat(EndpointSliceWatch.labelSelector(List.of("kube-apiserver", "etcd-main-client")))
                 .isEqualTo("kubernetes.io/service-name in (etcd-main-client,kube-apiserver)");
-        assertThat(EndpointSliceInformer.labelSelector(List.of("etcd-main-client", "not a label value")))
+        assertThat(EndpointSliceWatch.labelSelector(List.of("etcd-main-client", "not a label value")))
                 .isEqualTo("kubernetes.io/service-name in (etcd-main-client)");
-        assertThatThrownBy(() -> EndpointSliceInformer.labelSelector(List.of("no/way")))
+        assertThatThrownBy(() -> EndpointSliceWatch.labelSelector(List.of("no/way")))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

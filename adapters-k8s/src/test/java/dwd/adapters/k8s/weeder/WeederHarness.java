@@ -25,7 +25,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * The weeder wired as production will wire it (informer → supervisor → pod watches and deletions on
+ * The weeder wired as production will wire it (EndpointSlice watch → supervisor → pod watches and deletions on
  * the real API server, system scheduler), with recorders around the ports so tests can wait for what
  * happened instead of sleeping.
  */
@@ -44,7 +44,7 @@ final class WeederHarness implements AutoCloseable {
         return new WeederConfig(watchDuration, services);
     }
 
-    /** A client for watches: read timeout 0, as the informer factory and the pod watches require. */
+    /** A client for watches: read timeout 0, as the EndpointSlice watch and the pod watches require. */
     static ApiClient watchClient(dwd.adapters.k8s.testing.LocalControlPlane controlPlane) {
         ApiClient client = controlPlane.newApiClient(Duration.ofSeconds(10));
         client.setReadTimeout(0);
@@ -64,7 +64,7 @@ final class WeederHarness implements AutoCloseable {
     final SystemScheduler scheduler = new SystemScheduler();
     final KubernetesPodWatches podWatches;
     final WeederSupervisor supervisor;
-    final EndpointSliceInformer informer;
+    final EndpointSliceWatch sliceWatch;
     final List<Seen> seen = new CopyOnWriteArrayList<>();
     final List<Deletion> deletions = new CopyOnWriteArrayList<>();
     final List<Event> events = new CopyOnWriteArrayList<>();
@@ -80,13 +80,13 @@ final class WeederHarness implements AutoCloseable {
         var pods = new KubernetesPods(requestClient);
         this.supervisor = new WeederSupervisor(config, scheduler, recordingWatches(podWatches), recordingPods(pods),
                 new RecordingObserver());
-        this.informer = new EndpointSliceInformer(watchClient, config.servicesAndDependantSelectors().keySet(), supervisor);
+        this.sliceWatch = new EndpointSliceWatch(watchClient, config.servicesAndDependantSelectors().keySet(), supervisor);
     }
 
-    /** Starts the informer and waits until its initial list has been delivered. */
+    /** Starts the EndpointSlice watch and waits until its initial list has been delivered. */
     WeederHarness start() {
-        informer.start();
-        await("EndpointSlice informer synced").atMost(Duration.ofSeconds(30)).until(informer::hasSynced);
+        sliceWatch.start();
+        await("EndpointSlice watch synced").atMost(Duration.ofSeconds(30)).until(sliceWatch::hasSynced);
         return this;
     }
 
@@ -130,7 +130,7 @@ final class WeederHarness implements AutoCloseable {
 
     @Override
     public void close() {
-        informer.close();
+        sliceWatch.close();
         supervisor.close();
         scheduler.close();
     }

@@ -26,7 +26,7 @@ class WeederWatchResumeIT {
             await().atMost(Duration.ofSeconds(20)).until(() -> weeder.sawPod(ns, "kube-apiserver-a", uid, pod -> true));
 
             await("the server closed the pod watch twice").atMost(Duration.ofSeconds(40))
-                    .until(() -> weeder.podWatches.relists() >= 2);
+                    .until(() -> weeder.podWatches.restarts() >= 2);
             objects.crashLoop(ns, "kube-apiserver-a");
 
             await().atMost(Duration.ofSeconds(20)).until(() -> objects.podUid(ns, "kube-apiserver-a").isEmpty());

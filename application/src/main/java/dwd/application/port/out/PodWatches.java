@@ -11,8 +11,9 @@ public interface PodWatches {
     /**
      * Starts watching the pods of {@code namespace} that {@code selector} selects, and returns at once.
      * Every such pod that exists when the watch starts, and every later version of one, is handed to
-     * {@code listener} until the watch is closed. Deleted pods are not reported. After a lost watch
-     * the pods are listed again, so a pod may be reported more than once in the same state.
+     * {@code listener} until the watch is closed. Deleted pods are not reported. A watch the server
+     * ends is resumed, or the pods are listed again, so a pod may be reported more than once in the
+     * same state.
      *
      * <p>Events of one watch arrive one at a time on a thread of the adapter, so a listener may
      * block briefly (for example to delete a pod); a slow listener holds up only its own watch.

@@ -1,6 +1,7 @@
 package dwd.application.port.out;
 
 import dwd.domain.config.ResourceRef;
+import dwd.domain.scaling.SeenDependent;
 import java.util.Map;
 import java.util.Objects;
 
@@ -13,7 +14,7 @@ import java.util.Objects;
  *     lands only if nothing has changed the resource since
  */
 public record ScalableResource(ResourceRef ref, Map<String, String> annotations, int specReplicas, int readyReplicas,
-                               String version) {
+                               String version) implements SeenDependent {
 
     public ScalableResource {
         annotations = Map.copyOf(annotations);

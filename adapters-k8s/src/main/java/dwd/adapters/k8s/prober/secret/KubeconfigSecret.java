@@ -9,7 +9,7 @@ import java.util.Optional;
  * A Secret as Gson reads it from the seed, reduced to identity and data.
  *
  * <p>Not client-java's {@code V1Secret}: that model rejects fields it does not know with an exception
- * whose message is the whole object, data included, and the informer logs that message. This class
+ * whose message is the whole object, data included, which a watch failure would log. This class
  * drops unknown fields silently, so a secret's content never reaches a log.
  */
 public final class KubeconfigSecret implements KubernetesObject {

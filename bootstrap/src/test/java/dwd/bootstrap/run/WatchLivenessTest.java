@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-class InformerLivenessTest {
+class WatchLivenessTest {
 
     static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     static final Duration ALLOWED = Duration.ofMinutes(11);
@@ -17,11 +17,11 @@ class InformerLivenessTest {
     private final AtomicReference<Instant> now = new AtomicReference<>(T0);
     private final AtomicReference<Instant> started = new AtomicReference<>();
     private final AtomicReference<Instant> lastRequest = new AtomicReference<>();
-    private final HealthCheck check = InformerLiveness.of("endpointslice-informer", now::get, started::get,
+    private final HealthCheck check = WatchLiveness.of("endpointslice-informer", now::get, started::get,
             () -> Optional.ofNullable(lastRequest.get()), ALLOWED);
 
     @Test
-    void aStandbyRunsNoInformerAndIsAlive() {
+    void aStandbyRunsNoWatchAndIsAlive() {
         now.set(T0.plus(Duration.ofHours(5)));
         assertThat(check.check()).isEqualTo(HealthCheck.Result.ok("endpointslice-informer", "not started (standby)"));
     }

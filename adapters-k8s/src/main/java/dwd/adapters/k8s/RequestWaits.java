@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 
 /** Requests that had to wait before they were sent (for a token, for a place), and how long they waited in all. */
-final class WaitTally {
+final class RequestWaits {
 
     private final LongAdder requests = new LongAdder();
     private final LongAdder nanos = new LongAdder();

@@ -23,9 +23,9 @@ import java.util.TreeSet;
  * deletion. Slices are read as plain JSON (watch bookmarks included, which carry no
  * {@code addressType} and would break client-java's strict model).
  */
-public final class EndpointSliceInformer implements AutoCloseable {
+public final class EndpointSliceWatch implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(EndpointSliceInformer.class.getName());
+    private static final System.Logger LOG = System.getLogger(EndpointSliceWatch.class.getName());
 
     /**
      * The longest a healthy watch goes without a new list or watch request: each watch asks the server
@@ -42,12 +42,12 @@ public final class EndpointSliceInformer implements AutoCloseable {
      * @param serviceNames the configured services ({@code servicesAndDependantSelectors}' keys)
      * @param events       where slice events go, typically the weeder supervisor
      */
-    public EndpointSliceInformer(ApiClient watchClient, Collection<String> serviceNames, ServiceEvents events) {
+    public EndpointSliceWatch(ApiClient watchClient, Collection<String> serviceNames, ServiceEvents events) {
         this(watchClient, serviceNames, events, OutageLog.of(watchClient));
     }
 
     /** @param outages where an unreachable seed is reported (shared by the process's watches) */
-    public EndpointSliceInformer(ApiClient watchClient, Collection<String> serviceNames, ServiceEvents events,
+    public EndpointSliceWatch(ApiClient watchClient, Collection<String> serviceNames, ServiceEvents events,
             OutageLog outages) {
         this.serviceNames = Set.copyOf(serviceNames);
         this.events = events;

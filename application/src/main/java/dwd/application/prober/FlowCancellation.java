@@ -8,7 +8,7 @@ import java.util.List;
  * register their waits (initial delay, retry back-off, readiness polls) so that a cancelled flow
  * stops at once instead of when the wait would have ended.
  */
-final class FlowControl {
+final class FlowCancellation {
 
     private boolean cancelled;
     private final List<Runnable> onCancel = new ArrayList<>();

@@ -15,11 +15,11 @@ import java.util.concurrent.locks.LockSupport;
  * when it reports its result, as a probe loop stuck in a call without timeout would. Proves that
  * {@code /healthz} notices a stuck loop. Never wired unless the flag is given.
  */
-public final class StallHook implements ProberObserver {
+public final class StallingProbeObserver implements ProberObserver {
 
     private final Path file;
 
-    public StallHook(Path file) {
+    public StallingProbeObserver(Path file) {
         this.file = file;
     }
 

@@ -9,14 +9,14 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-/** Liveness of an informer from its heartbeat: the last list or watch request it started. */
-final class InformerLiveness {
+/** Liveness of a watch from its heartbeat: the last list or watch request it started. */
+final class WatchLiveness {
 
-    private InformerLiveness() {
+    private WatchLiveness() {
     }
 
     /**
-     * Fails when the informer, once started, started no list or watch for longer than {@code allowed};
+     * Fails when the watch, once started, started no list or watch for longer than {@code allowed};
      * before its first request its start counts as one.
      */
     static HealthCheck of(String name, Clock clock, Supplier<Instant> startedAt,

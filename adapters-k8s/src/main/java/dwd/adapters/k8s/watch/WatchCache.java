@@ -1,0 +1,105 @@
+package dwd.adapters.k8s.watch;
+
+import com.google.gson.JsonObject;
+import dwd.adapters.k8s.JsonFields;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * What one list-watch has seen, by namespace and name, kept as its caller's decoder makes it, and
+ * the handler told of every change. Written by the watch's thread only; read from any thread.
+ */
+final class WatchCache<T> {
+
+    private static final Logger LOG = LogManager.getLogger(ListWatch.class);
+
+    /** An object's place in the cache; {@code ""} as namespace for cluster-scoped objects. */
+    record Key(String namespace, String name) {
+
+        static Optional<Key> of(JsonObject object) {
+            return JsonFields.string(object, "metadata", "name")
+                    .map(name -> new Key(JsonFields.string(object, "metadata", "namespace").orElse(""), name));
+        }
+
+        @Override
+        public String toString() {
+            return namespace.isEmpty() ? name : namespace + "/" + name;
+        }
+    }
+
+    private final String kinds;
+    private final Function<JsonObject, T> decode;
+    private final ListWatch.Handler<T> handler;
+    private final BooleanSupplier closed;
+    private final Map<String, Map<String, T>> byNamespace = new ConcurrentHashMap<>();
+
+    /** @param closed once true, the handler is told nothing more */
+    WatchCache(String kinds, Function<JsonObject, T> decode, ListWatch.Handler<T> handler, BooleanSupplier closed) {
+        this.kinds = kinds;
+        this.decode = decode;
+        this.handler = handler;
+        this.closed = closed;
+    }
+
+    Optional<T> get(String namespace, String name) {
+        Map<String, T> objects = byNamespace.get(namespace);
+        return objects == null ? Optional.empty() : Optional.ofNullable(objects.get(name));
+    }
+
+    List<T> inNamespace(String namespace) {
+        Map<String, T> objects = byNamespace.get(namespace);
+        return objects == null ? List.of() : List.copyOf(objects.values());
+    }
+
+    /** Keeps the object as decoded and tells the handler; an object that does not decode is logged and left out. */
+    void changed(Key key, JsonObject object) {
+        T value;
+        try {
+            value = decode.apply(object);
+        } catch (RuntimeException e) {
+            LOG.error("{}: reading {} failed; it is left out", kinds, key, e);
+            return;
+        }
+        byNamespace.computeIfAbsent(key.namespace(), namespace -> new ConcurrentHashMap<>()).put(key.name(), value);
+        tell(key, () -> handler.changed(value));
+    }
+
+    /** Forgets the object and tells the handler its last state, if it was kept. */
+    void deleted(Key key) {
+        Map<String, T> objects = byNamespace.get(key.namespace());
+        T last = objects == null ? null : objects.remove(key.name());
+        if (last != null) {
+            tell(key, () -> handler.deleted(last));
+        }
+    }
+
+    /** After a complete list: every object it did not hold is gone. */
+    void keepOnly(Set<Key> listed) {
+        for (var namespace : byNamespace.entrySet()) {
+            for (String name : List.copyOf(namespace.getValue().keySet())) {
+                var key = new Key(namespace.getKey(), name);
+                if (!listed.contains(key)) {
+                    deleted(key);
+                }
+            }
+        }
+    }
+
+    private void tell(Key key, Runnable event) {
+        if (closed.getAsBoolean()) {
+            return;
+        }
+        try {
+            event.run();
+        } catch (RuntimeException e) {
+            LOG.error("{}: handling {} failed", kinds, key, e);
+        }
+    }
+}

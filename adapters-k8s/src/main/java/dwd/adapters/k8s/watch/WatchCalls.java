@@ -1,0 +1,247 @@
+package dwd.adapters.k8s.watch;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonIOException;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import dwd.adapters.k8s.ApiFailures;
+import dwd.adapters.k8s.JsonFields;
+import dwd.application.port.out.ApiFailure;
+import io.kubernetes.client.openapi.ApiException;
+import java.io.IOException;
+import java.io.Reader;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import okhttp3.Call;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.BufferedSource;
+
+/**
+ * The requests of one list-watch and the reading of their answers, as plain JSON: a list read item
+ * by item, a watch read event by event. Every failure comes out as an {@link ApiFailure}, translated
+ * by {@link ApiFailures}, except 410 Gone, which is {@link Expired}.
+ */
+final class WatchCalls {
+
+    /** One event of a watch: {@code ADDED}, {@code MODIFIED}, {@code DELETED} or {@code BOOKMARK}, and its object. */
+    record Event(String type, JsonObject object) {
+
+        /** The resourceVersion the event brings the watch to, if it says. */
+        Optional<String> resourceVersion() {
+            return JsonFields.string(object, "metadata", "resourceVersion");
+        }
+    }
+
+    /** How a watch ended. */
+    enum WatchEnd {
+        /** The list-watch was closed. */
+        CLOSED,
+        /** The server ended it after a while (its timeout), or after events: watch on from the last version. */
+        HEALTHY,
+        /** The server ended it at once without an event: a failure, to be backed off. */
+        AT_ONCE
+    }
+
+    /** The server answered 410 Gone: the resourceVersion is too old; list afresh. */
+    static final class Expired extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Expired() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** A watch that ends sooner than this, without an event, counts as failed: a server or proxy that ends every watch at once is backed off, not hammered. */
+    static final Duration HEALTHY_WATCH = Duration.ofSeconds(1);
+    /** Watches ask the server to end them after 5 to 10 minutes, as client-go's do, so that load spreads after a restart. */
+    private static final int MIN_WATCH_SECONDS = 300;
+    private static final long MAX_ERROR_BODY = 64 * 1024;
+    private static final int GONE = 410;
+
+    private final String kinds;
+    private final ListWatch.Requests requests;
+    private final BooleanSupplier closed;
+    private final AtomicReference<Call> inFlight = new AtomicReference<>();
+    private volatile Instant lastRequest;
+
+    WatchCalls(String kinds, ListWatch.Requests requests, BooleanSupplier closed) {
+        this.kinds = kinds;
+        this.requests = requests;
+        this.closed = closed;
+    }
+
+    /** When the last list or watch request started; empty before the first. */
+    Optional<Instant> lastRequest() {
+        return Optional.ofNullable(lastRequest);
+    }
+
+    /** Cancels the request in flight, so that a blocked read ends at once. */
+    void cancel() {
+        Call call = inFlight.get();
+        if (call != null) {
+            call.cancel();
+        }
+    }
+
+    /**
+     * Lists from {@code from}, handing each object to {@code items}. The answer is read item by item,
+     * never held whole: a seed's 10,000 Clusters or Secrets are tens of MB as JSON and several times
+     * that as a parsed tree.
+     *
+     * @return the list's resourceVersion, to watch from
+     */
+    String list(String from, Consumer<JsonObject> items) {
+        String action = "listing " + kinds;
+        String listedVersion = "";
+        try (Response response = send(action, false, from, null);
+             JsonReader reader = new JsonReader(response.body().charStream())) {
+            reader.beginObject();
+            while (reader.hasNext()) {
+                switch (reader.nextName()) {
+                    case "metadata" -> listedVersion = JsonFields.string(asObject(JsonParser.parseReader(reader)),
+                            "resourceVersion").orElse("");
+                    case "items" -> {
+                        if (reader.peek() == JsonToken.NULL) {
+                            reader.nextNull();
+                            continue;
+                        }
+                        reader.beginArray();
+                        while (reader.hasNext()) {
+                            items.accept(asObject(JsonParser.parseReader(reader)));
+                        }
+                        reader.endArray();
+                    }
+                    default -> reader.skipValue();
+                }
+            }
+            reader.endObject();
+        } catch (IOException e) {
+            throw ApiFailures.translate(action, e);
+        } catch (JsonIOException e) {
+            throw ApiFailures.translate(action, e.getCause() instanceof IOException io ? io : e);
+        } catch (JsonParseException | IllegalStateException e) {
+            throw ApiFailures.translate(action, new JsonParseException("not a list: " + e.getMessage(), e));
+        }
+        return listedVersion;
+    }
+
+    /**
+     * Watches from {@code from}, handing each event to {@code events} (bookmarks included), until the
+     * server ends the watch or the list-watch is closed.
+     *
+     * @throws Expired    when the server answers, or the watch ends with, 410 Gone
+     * @throws ApiFailure for any other failure
+     */
+    WatchEnd watch(String from, Consumer<Event> events) {
+        String action = "watching " + kinds;
+        int timeoutSeconds = MIN_WATCH_SECONDS + ThreadLocalRandom.current().nextInt(MIN_WATCH_SECONDS);
+        long opened = System.nanoTime();
+        boolean anyEvent = false;
+        try (Response response = send(action, true, from, timeoutSeconds)) {
+            BufferedSource source = response.body().source();
+            String line;
+            while ((line = source.readUtf8Line()) != null) {
+                if (closed.getAsBoolean()) {
+                    return WatchEnd.CLOSED;
+                }
+                if (line.isBlank()) {
+                    continue;
+                }
+                JsonObject event = parseObject(action, Reader.of(line));
+                JsonObject object = JsonFields.object(event, "object").orElseGet(JsonObject::new);
+                String type = JsonFields.string(event, "type").orElse("");
+                if (type.equals("ERROR")) {
+                    long code = JsonFields.integer(object, "code").orElse(0L);
+                    if (code == GONE) {
+                        throw new Expired();
+                    }
+                    throw ApiFailures.translate(action, new ApiException((int) code, null, object.toString()));
+                }
+                events.accept(new Event(type, object));
+                anyEvent = true;
+            }
+        } catch (IOException e) {
+            if (closed.getAsBoolean()) {
+                return WatchEnd.CLOSED;
+            }
+            throw ApiFailures.translate(action, e);
+        }
+        if (closed.getAsBoolean()) {
+            return WatchEnd.CLOSED;
+        }
+        boolean healthy = anyEvent || Duration.ofNanos(System.nanoTime() - opened).compareTo(HEALTHY_WATCH) >= 0;
+        return healthy ? WatchEnd.HEALTHY : WatchEnd.AT_ONCE;
+    }
+
+    /**
+     * Sends a request; returns the response of a success (to be closed by the caller).
+     *
+     * @throws Expired    when the server answers 410 Gone
+     * @throws ApiFailure for any other failure
+     */
+    private Response send(String action, boolean watch, String from, Integer timeoutSeconds) {
+        Call call;
+        try {
+            call = requests.build(watch, from, timeoutSeconds);
+        } catch (ApiException e) {
+            throw ApiFailures.translate(action, e);
+        }
+        inFlight.set(call);
+        if (closed.getAsBoolean()) {
+            call.cancel();
+        }
+        lastRequest = Instant.now();
+        Response response;
+        try {
+            response = call.execute();
+        } catch (IOException e) {
+            throw closed.getAsBoolean() ? new ApiFailure(ApiFailure.Kind.UNAVAILABLE, action + ": closed")
+                    : ApiFailures.translate(action, e);
+        }
+        if (response.isSuccessful()) {
+            return response;
+        }
+        try (response) {
+            if (response.code() == GONE) {
+                throw new Expired();
+            }
+            String body = errorBody(response);
+            throw ApiFailures.translate(action, new ApiException(response.code(), response.headers().toMultimap(), body));
+        }
+    }
+
+    private static String errorBody(Response response) {
+        try {
+            ResponseBody body = response.peekBody(MAX_ERROR_BODY);
+            return body.string();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static JsonObject asObject(JsonElement element) {
+        if (!element.isJsonObject()) {
+            throw new JsonParseException("not a JSON object");
+        }
+        return element.getAsJsonObject();
+    }
+
+    private static JsonObject parseObject(String action, Reader reader) {
+        try {
+            return asObject(JsonParser.parseReader(reader));
+        } catch (JsonIOException e) {
+            throw ApiFailures.translate(action, e.getCause() instanceof IOException io ? io : e);
+        } catch (JsonParseException e) {
+            throw ApiFailures.translate(action, e);
+        }
+    }
+}
