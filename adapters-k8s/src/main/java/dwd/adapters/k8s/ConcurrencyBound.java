@@ -18,7 +18,7 @@ import okhttp3.Response;
  * <p>Why: a meltdown of many shoots starts thousands of scale writes within seconds. Sent all at
  * once, they queue inside the kube-apiserver on its way to etcd and every one of them takes
  * seconds; sent a few dozen at a time, each takes milliseconds and the first write of every shoot
- * comes sooner (docs/decisions.md, "Seed writes a few dozen at a time").
+ * comes sooner (docs/decisions-prober.md, "seed scale requests a few dozen at a time").
  */
 public final class ConcurrencyBound implements Interceptor {
 

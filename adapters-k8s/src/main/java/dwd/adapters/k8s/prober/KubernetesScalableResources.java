@@ -38,7 +38,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     /**
      * Scale reads and writes at the seed at once: enough to keep a kube-apiserver busy (at 30 ms a
      * write, about 1,000 writes a second), far below the hundreds at which each write took seconds
-     * (docs/decisions.md, "Seed writes a few dozen at a time").
+     * (docs/decisions-prober.md, "seed scale requests a few dozen at a time").
      */
     static final int CONCURRENT_REQUESTS = 32;
 
