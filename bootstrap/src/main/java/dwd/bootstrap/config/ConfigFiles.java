@@ -14,11 +14,11 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dwd.domain.config.ConfigProblem;
 import dwd.domain.config.ProberConfig;
-import dwd.domain.config.ProberConfigDraft;
+import dwd.domain.config.ProberConfigAsWritten;
 import dwd.domain.config.ProberConfigs;
 import dwd.domain.config.Validated;
 import dwd.domain.config.WeederConfig;
-import dwd.domain.config.WeederConfigDraft;
+import dwd.domain.config.WeederConfigAsWritten;
 import dwd.domain.config.WeederConfigs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,13 +47,13 @@ public final class ConfigFiles {
     }
 
     public ProberConfig prober(Path file) throws ConfigFileException {
-        ProberConfigDraft draft = read(file, ProberConfigDraft.class, "prober");
-        return valid(file, ProberConfigs.validate(draft), "prober");
+        ProberConfigAsWritten written = read(file, ProberConfigAsWritten.class, "prober");
+        return valid(file, ProberConfigs.validate(written), "prober");
     }
 
     public WeederConfig weeder(Path file) throws ConfigFileException {
-        WeederConfigDraft draft = read(file, WeederConfigDraft.class, "weeder");
-        return valid(file, WeederConfigs.validate(draft), "weeder");
+        WeederConfigAsWritten written = read(file, WeederConfigAsWritten.class, "weeder");
+        return valid(file, WeederConfigs.validate(written), "weeder");
     }
 
     private static <T> T valid(Path file, Validated<T> validated, String role) throws ConfigFileException {
@@ -84,8 +84,8 @@ public final class ConfigFiles {
         }
         try {
             ObjectReader reader = reader(type);
-            T draft = reader.readValue(text);
-            if (draft == null) {
+            T written = reader.readValue(text);
+            if (written == null) {
                 throw new ConfigFileException(file.toString(), "the " + role + " config file holds no document", List.of());
             }
             List<String> unknownKeys = UnknownKeys.of(reader.readTree(text), type);
@@ -93,7 +93,7 @@ public final class ConfigFiles {
                 warnings.accept(file + ": ignoring unknown " + (unknownKeys.size() == 1 ? "key " : "keys ")
                         + String.join(", ", unknownKeys));
             }
-            return draft;
+            return written;
         } catch (JsonMappingException e) {
             throw new ConfigFileException(file.toString(), "the " + role + " config does not have the expected shape",
                     List.of(describe(e)));

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns a prober config file ({@link ProberConfigDraft}) into a {@link ProberConfig}: fills in the original's defaults
+ * Turns a prober config file ({@link ProberConfigAsWritten}) into a {@link ProberConfig}: fills in the original's defaults
  * for absent keys, then reports every problem at once.
  *
  * <p>Report order: first the problems the original dependency-watchdog reports, in its order (secret name, a zero
@@ -40,12 +40,12 @@ public final class ProberConfigs {
     }
 
     /**
-     * Validates a prober config file; a {@code null} draft (an empty file) counts as one with every key absent.
+     * Validates a prober config file; {@code null} (an empty file) counts as one with every key absent.
      *
      * @return the config, or every problem found; never throws
      */
-    public static Validated<ProberConfig> validate(ProberConfigDraft draft) {
-        ProberConfigDraft file = draft == null ? ProberConfigDraft.empty() : draft;
+    public static Validated<ProberConfig> validate(ProberConfigAsWritten written) {
+        ProberConfigAsWritten file = written == null ? ProberConfigAsWritten.empty() : written;
         Fields fields = Fields.of(file);
         Problems problems = new Problems();
         reportWhatTheOriginalReports(file, fields, problems);
@@ -53,7 +53,7 @@ public final class ProberConfigs {
         return problems.outcome(() -> build(file, fields));
     }
 
-    private static void reportWhatTheOriginalReports(ProberConfigDraft file, Fields fields, Problems problems) {
+    private static void reportWhatTheOriginalReports(ProberConfigAsWritten file, Fields fields, Problems problems) {
         if (isBlank(file.kubeConfigSecretName())) {
             problems.add("kubeConfigSecretName", "must not be empty; name the Secret in each shoot namespace whose key"
                     + " \"kubeconfig\" reaches the shoot's API server (Gardener: shoot-access-dependency-watchdog-probe)");
@@ -63,7 +63,7 @@ public final class ProberConfigs {
                     + " monitor grace period that lease expiry is measured against: set it, e.g. to 40s, or remove it"
                     + " to use 40s");
         }
-        List<DependentResourceInfoDraft> resources = file.dependentResourceInfos();
+        List<DependentResourceInfoAsWritten> resources = file.dependentResourceInfos();
         if (resources == null || resources.isEmpty()) {
             problems.add(RESOURCES, "must not be empty; list the resources to scale (e.g. kube-controller-manager,"
                     + " machine-controller-manager, cluster-autoscaler), each with ref, scaleUp and scaleDown");
@@ -71,7 +71,7 @@ public final class ProberConfigs {
         }
         for (int i = 0; i < resources.size(); i++) {
             String path = Problems.index(RESOURCES, i);
-            DependentResourceInfoDraft resource = resources.get(i);
+            DependentResourceInfoAsWritten resource = resources.get(i);
             if (resource == null) {
                 problems.add(path, "must not be empty; give the entry a ref, a scaleUp and a scaleDown");
                 continue;
@@ -94,7 +94,7 @@ public final class ProberConfigs {
         }
     }
 
-    private static void reportWhatOnlyDwdReports(ProberConfigDraft file, Fields fields, Problems problems) {
+    private static void reportWhatOnlyDwdReports(ProberConfigAsWritten file, Fields fields, Problems problems) {
         problems.requirePositive(fields.probeInterval, "it is the time between two probes, e.g. 10s");
         problems.requireNotNegative(fields.initialDelay, "it is the wait before a shoot's first probe, e.g. 30s;"
                 + " 0s probes at once");
@@ -126,18 +126,18 @@ public final class ProberConfigs {
         }
     }
 
-    private static void reportResourceProblems(List<DependentResourceInfoDraft> resources, Fields fields, Problems problems) {
+    private static void reportResourceProblems(List<DependentResourceInfoAsWritten> resources, Fields fields, Problems problems) {
         if (resources == null) {
             return;
         }
         List<ResourceRef> earlierRefs = new ArrayList<>();
         List<String> earlierPaths = new ArrayList<>();
         for (int i = 0; i < resources.size(); i++) {
-            DependentResourceInfoDraft resource = resources.get(i);
+            DependentResourceInfoAsWritten resource = resources.get(i);
             if (resource == null) {
                 continue;
             }
-            ResourceRefDraft ref = resource.ref();
+            ResourceRefAsWritten ref = resource.ref();
             String refPath = Problems.child(Problems.index(RESOURCES, i), "ref");
             if (ref != null) {
                 reportRefProblems(ref, refPath, problems);
@@ -159,7 +159,7 @@ public final class ProberConfigs {
         }
     }
 
-    private static void reportRefProblems(ResourceRefDraft ref, String refPath, Problems problems) {
+    private static void reportRefProblems(ResourceRefAsWritten ref, String refPath, Problems problems) {
         // An apiVersion with more than one '/' is one the original reports; it is already on the list.
         if (!ResourceRef.hasMoreThanOneSlash(ref.apiVersion())) {
             ResourceRef.apiVersionProblem(ref.apiVersion())
@@ -174,7 +174,7 @@ public final class ProberConfigs {
         }
     }
 
-    private static boolean isWellFormed(ResourceRefDraft ref) {
+    private static boolean isWellFormed(ResourceRefAsWritten ref) {
         return ResourceRef.apiVersionProblem(ref.apiVersion()).isEmpty() && !isBlank(ref.kind()) && !isBlank(ref.name());
     }
 
@@ -191,11 +191,11 @@ public final class ProberConfigs {
         problems.requirePositive(scale.timeout, "it bounds each call that reads or scales the resource, e.g. 30s");
     }
 
-    private static ProberConfig build(ProberConfigDraft file, Fields fields) {
+    private static ProberConfig build(ProberConfigAsWritten file, Fields fields) {
         List<DependentResourceInfo> resources = new ArrayList<>();
         for (int i = 0; i < file.dependentResourceInfos().size(); i++) {
-            DependentResourceInfoDraft resource = file.dependentResourceInfos().get(i);
-            ResourceRefDraft ref = resource.ref();
+            DependentResourceInfoAsWritten resource = file.dependentResourceInfos().get(i);
+            ResourceRefAsWritten ref = resource.ref();
             resources.add(new DependentResourceInfo(
                     new ResourceRef(ref.apiVersion(), ref.kind(), ref.name()),
                     Boolean.TRUE.equals(resource.optional()),
@@ -228,12 +228,12 @@ public final class ProberConfigs {
             List<ScaleFields> scaleUp,
             List<ScaleFields> scaleDown) {
 
-        static Fields of(ProberConfigDraft file) {
+        static Fields of(ProberConfigAsWritten file) {
             List<ScaleFields> scaleUp = new ArrayList<>();
             List<ScaleFields> scaleDown = new ArrayList<>();
-            List<DependentResourceInfoDraft> resources = file.dependentResourceInfos() == null ? List.of() : file.dependentResourceInfos();
+            List<DependentResourceInfoAsWritten> resources = file.dependentResourceInfos() == null ? List.of() : file.dependentResourceInfos();
             for (int i = 0; i < resources.size(); i++) {
-                DependentResourceInfoDraft resource = resources.get(i);
+                DependentResourceInfoAsWritten resource = resources.get(i);
                 String path = Problems.index(RESOURCES, i);
                 scaleUp.add(resource == null ? null : ScaleFields.of(Problems.child(path, "scaleUp"), resource.scaleUp()));
                 scaleDown.add(resource == null ? null : ScaleFields.of(Problems.child(path, "scaleDown"), resource.scaleDown()));
@@ -252,7 +252,7 @@ public final class ProberConfigs {
     /** A present scaleUp/scaleDown block with defaults filled in; absent blocks stay absent ({@code null}). */
     private record ScaleFields(int level, DurationField initialDelay, DurationField timeout) {
 
-        static ScaleFields of(String path, ScaleInfoDraft scale) {
+        static ScaleFields of(String path, ScaleInfoAsWritten scale) {
             if (scale == null) {
                 return null;
             }
