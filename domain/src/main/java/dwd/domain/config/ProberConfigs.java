@@ -57,6 +57,10 @@ public final class ProberConfigs {
         if (isBlank(file.kubeConfigSecretName())) {
             problems.add("kubeConfigSecretName", "must not be empty; name the Secret in each shoot namespace whose key"
                     + " \"kubeconfig\" reaches the shoot's API server (Gardener: shoot-access-dependency-watchdog-probe)");
+        } else if (!KubernetesNames.isDnsSubdomain(file.kubeConfigSecretName())) {
+            problems.add("kubeConfigSecretName", InvalidGoDuration.quote(file.kubeConfigSecretName()) + " is not a Secret"
+                    + " name, so no Secret could have it; Secret names are " + KubernetesNames.DNS_SUBDOMAIN_RULE
+                    + ", e.g. shoot-access-dependency-watchdog-probe");
         }
         if (fields.kcmNodeMonitorGraceDuration.parsed() && fields.kcmNodeMonitorGraceDuration.value().isZero()) {
             problems.add("kcmNodeMonitorGraceDuration", "must not be zero; it is the kube-controller-manager's node"
@@ -167,15 +171,23 @@ public final class ProberConfigs {
         }
         if (isBlank(ref.kind())) {
             problems.add(Problems.child(refPath, "kind"), "must not be empty; give the kind of the resource, e.g. Deployment");
+        } else if (!KubernetesNames.isKind(ref.kind())) {
+            problems.add(Problems.child(refPath, "kind"), InvalidGoDuration.quote(ref.kind()) + " is not a kind; kinds"
+                    + " are letters and digits starting with a letter, e.g. Deployment");
         }
         if (isBlank(ref.name())) {
             problems.add(Problems.child(refPath, "name"), "must not be empty; give the name of the resource in the"
                     + " shoot namespace, e.g. kube-controller-manager");
+        } else if (!ResourceRef.isName(ref.apiVersion(), ref.name())) {
+            problems.add(Problems.child(refPath, "name"), InvalidGoDuration.quote(ref.name()) + " is not a name such a"
+                    + " resource can have, so none would be found; names of Deployments, StatefulSets and other built-in"
+                    + " kinds are " + KubernetesNames.DNS_SUBDOMAIN_RULE + ", e.g. kube-controller-manager");
         }
     }
 
     private static boolean isWellFormed(ResourceRefAsWritten ref) {
-        return ResourceRef.apiVersionProblem(ref.apiVersion()).isEmpty() && !isBlank(ref.kind()) && !isBlank(ref.name());
+        return ResourceRef.apiVersionProblem(ref.apiVersion()).isEmpty() && KubernetesNames.isKind(ref.kind())
+                && !isBlank(ref.name()) && ResourceRef.isName(ref.apiVersion(), ref.name());
     }
 
     private static boolean isBlank(String text) {

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Turns a weeder config file ({@link WeederConfigAsWritten}) into a {@link WeederConfig}: fills in the default
@@ -26,7 +25,6 @@ public final class WeederConfigs {
 
     private static final String SERVICES = "servicesAndDependantSelectors";
     /** What Kubernetes accepts as a Service name (an RFC 1035 label). */
-    private static final Pattern SERVICE_NAME = Pattern.compile("[a-z]([-a-z0-9]{0,61}[a-z0-9])?");
 
     private WeederConfigs() {
     }
@@ -66,7 +64,7 @@ public final class WeederConfigs {
                 + " ready, e.g. 5m");
         services.forEach((service, selectors) -> {
             String path = Problems.key(SERVICES, service);
-            if (service == null || !SERVICE_NAME.matcher(service).matches()) {
+            if (!KubernetesNames.isDns1035Label(service)) {
                 problems.add(path, "is not a Service name, so no EndpointSlice would ever match it; Service names are"
                         + " lowercase DNS labels (a-z, 0-9 and '-', starting with a letter, at most 63 characters),"
                         + " e.g. etcd-main-client");

@@ -245,6 +245,40 @@ class ProberConfigsTest {
     }
 
     @Test
+    void namesThatNoObjectCouldHaveAreRefusedWhereTheyAreUsedAsNames() {
+        ProberConfigAsWritten written = ProberConfigAsWrittenBuilder.from(gardenerProberConfig())
+                .kubeConfigSecretName("shoot_access/probe")
+                .resource(0, r -> new DependentResourceInfoAsWritten(
+                        new ResourceRefAsWritten("apps/v1", "Deploy ment", "Kube-Controller-Manager"), null, r.scaleUp(), r.scaleDown()))
+                .resource(1, r -> new DependentResourceInfoAsWritten(
+                        new ResourceRefAsWritten("Machine.SapCloud.io/v1alpha1", "MachineDeployment", "mcm"), null, r.scaleUp(), r.scaleDown()))
+                .build();
+        assertThat(ProberConfigs.validate(written).problems()).extracting(ConfigProblem::toString).containsExactly(
+                "kubeConfigSecretName: \"shoot_access/probe\" is not a Secret name, so no Secret could have it; Secret names"
+                        + " are a lowercase DNS subdomain (a-z, 0-9, '-' and '.', starting and ending with a letter or digit,"
+                        + " at most 253 characters), e.g. shoot-access-dependency-watchdog-probe",
+                "dependentResourceInfos[0].ref.kind: \"Deploy ment\" is not a kind; kinds are letters and digits starting"
+                        + " with a letter, e.g. Deployment",
+                "dependentResourceInfos[0].ref.name: \"Kube-Controller-Manager\" is not a name such a resource can have, so"
+                        + " none would be found; names of Deployments, StatefulSets and other built-in kinds are a lowercase"
+                        + " DNS subdomain (a-z, 0-9, '-' and '.', starting and ending with a letter or digit, at most 253"
+                        + " characters), e.g. kube-controller-manager",
+                "dependentResourceInfos[1].ref.apiVersion: \"Machine.SapCloud.io/v1alpha1\" has a group that is not a"
+                        + " lowercase DNS subdomain (a-z, 0-9, '-' and '.', starting and ending with a letter or digit, at"
+                        + " most 253 characters); write group/version, e.g. apps/v1, or only the version, e.g. v1, for the"
+                        + " core group");
+    }
+
+    @Test
+    void customResourcesMayHaveNamesThatAreNotDnsSubdomains() {
+        ProberConfig config = valid(ProberConfigAsWrittenBuilder.from(gardenerProberConfig())
+                .resource(0, r -> new DependentResourceInfoAsWritten(
+                        new ResourceRefAsWritten("example.com/v1", "Widget", "Widget_A"), null, r.scaleUp(), r.scaleDown()))
+                .build());
+        assertThat(config.dependentResourceInfos().getFirst().ref().name()).isEqualTo("Widget_A");
+    }
+
+    @Test
     void scaleInfoDefaultsApplyOnlyToBlocksThatArePresent() {
         ProberConfigAsWritten written = ProberConfigAsWrittenBuilder.from(gardenerProberConfig())
                 .resource(0, r -> new DependentResourceInfoAsWritten(r.ref(), null, new ScaleInfoAsWritten(null, null, null), null))
