@@ -124,7 +124,7 @@ final class ShootKubeconfig {
         try {
             text = TextInput.read(document, TextInput.KUBECONFIG);
         } catch (UnusableInput unusable) {
-            throw badInput(secret + ": the kubeconfig " + unusable.getMessage());
+            throw badInput(secret + ": the kubeconfig: " + unusable.getMessage());
         }
         try {
             YamlParsers.readThrough(text);
