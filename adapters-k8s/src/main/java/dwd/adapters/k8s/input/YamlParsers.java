@@ -4,12 +4,12 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.dataformat.yaml.snakeyaml.error.MarkedYAMLException;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * The one way dwd parses YAML: config files, kubeconfigs (files and Secrets) and the objects
@@ -71,7 +71,7 @@ public final class YamlParsers {
      * problem without its excerpt, Jackson's message without its internals.
      */
     public static Problem problem(JsonProcessingException e) {
-        if (e instanceof MarkedYAMLException marked) {
+        if (e.getCause() instanceof MarkedYAMLException marked) {
             var mark = marked.getProblemMark() != null ? marked.getProblemMark() : marked.getContextMark();
             String message = Stream.of(marked.getContext(), marked.getProblem())
                     .filter(part -> part != null && !part.isBlank())
