@@ -5,13 +5,17 @@ module dwd.adapters.k8s {
     requires io.kubernetes.client.java.api;
     requires okhttp3; // client-java's signatures expose okhttp3 types
     requires com.google.gson; // responses are read as plain JSON, not through client-java's strict models
-    requires org.yaml.snakeyaml; // to report a kubeconfig's YAML error by position, without quoting it
+    requires org.yaml.snakeyaml; // YAML is read in linear time through a reader of dwd's own
+    requires com.fasterxml.jackson.core;
+    requires com.fasterxml.jackson.databind; // TokenBuffer records anchored YAML nodes
+    requires com.fasterxml.jackson.dataformat.yaml;
     requires org.apache.logging.log4j;
     requires io.github.bucket4j.core; // the client-side token bucket (--kube-api-qps, --kube-api-burst)
 
     exports dwd.adapters.k8s to dwd.bootstrap;
     exports dwd.adapters.k8s.objects to dwd.bootstrap;
     exports dwd.adapters.k8s.events to dwd.bootstrap;
+    exports dwd.adapters.k8s.input to dwd.bootstrap;
     exports dwd.adapters.k8s.leader to dwd.bootstrap;
     exports dwd.adapters.k8s.prober to dwd.bootstrap;
     exports dwd.adapters.k8s.weeder to dwd.bootstrap;

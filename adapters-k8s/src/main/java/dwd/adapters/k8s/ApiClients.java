@@ -1,5 +1,6 @@
 package dwd.adapters.k8s;
 
+import dwd.adapters.k8s.input.YamlParsers;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
@@ -34,6 +35,7 @@ public final class ApiClients {
     public static ApiClient fromKubeconfig(String kubeconfigYaml, Duration timeout) {
         KubeConfig config;
         try {
+            YamlParsers.readThrough(kubeconfigYaml);
             config = KubeConfig.loadKubeConfig(new StringReader(kubeconfigYaml));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("kubeconfig does not parse: " + e.getMessage(), e);

@@ -23,7 +23,8 @@ final class Responses {
             server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
             return server;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot listen on " + address + " for " + what + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot listen on " + address.getHostString() + ":" + address.getPort()
+                    + " for " + what + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,7 +1,6 @@
 package dwd.bootstrap.check;
 
 import dwd.adapters.k8s.objects.KubernetesObjectReader;
-import dwd.application.check.CheckResult;
 import dwd.application.check.ObjectReadException;
 import dwd.application.check.ObjectReference;
 import dwd.application.check.StatusChecker;
@@ -197,23 +196,22 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
+    /** Checks each object as it is read: memory holds one object at a time, and the results. */
     private List<CheckedObject> checkFiles(StatusChecker checker) {
-        var documents = new ArrayList<SourceDocument>();
-        for (String file : files) {
-            documents.addAll(ObjectFiles.read(file, stdin));
-        }
         var checked = new ArrayList<CheckedObject>();
-        for (SourceDocument document : documents) {
-            CheckResult result;
-            try {
-                result = checker.check(document.content());
-            } catch (MalformedObjectException e) {
-                throw new InputException(document.locate(e.fieldPath()) + ": object " + document.number() + " ("
-                        + ObjectDocument.of(document.content()).identity().describe() + "): " + e.getMessage(), e);
-            }
-            checked.add(new CheckedObject(document.origin(), result));
+        for (String file : files) {
+            ObjectFiles.read(file, stdin, document -> checked.add(check(checker, document)));
         }
         return checked;
+    }
+
+    private static CheckedObject check(StatusChecker checker, SourceDocument document) {
+        try {
+            return new CheckedObject(document.origin(), checker.check(document.content()));
+        } catch (MalformedObjectException e) {
+            throw new InputException(document.locate(e.fieldPath()) + ": object " + document.number() + " ("
+                    + ObjectDocument.of(document.content()).identity().describe() + "): " + e.getMessage(), e);
+        }
     }
 
     /** kubectl's lookup, reduced to one file: the first entry of $KUBECONFIG, else ~/.kube/config. */

@@ -1,10 +1,10 @@
 package dwd.bootstrap.check;
 
+import dwd.adapters.k8s.input.TextInput;
+import dwd.adapters.k8s.input.UnusableInput;
 import dwd.domain.status.CheckConditions;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import java.io.Reader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,15 +36,14 @@ record CheckConfigFile(CheckConditions conditions, List<String> warnings) {
      */
     static CheckConfigFile read(Path file) {
         String source = file.toString();
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new InputException("config " + source + ": no such file", e);
+        var roots = new ArrayList<DocumentReader.ReadValue>();
+        try (Reader text = TextInput.open(file, TextInput.CONFIG_FILE)) {
+            DocumentReader.read(source, text, false, roots::add);
+        } catch (UnusableInput e) {
+            throw new InputException("config " + source + ": " + e.getMessage(), e);
         } catch (IOException e) {
-            throw new InputException("config " + source + ": cannot read: " + e.getMessage(), e);
+            throw new InputException("config " + source + ": cannot be read: " + e.getMessage(), e);
         }
-        List<DocumentReader.RootValue> roots = DocumentReader.read(source, text);
         if (roots.isEmpty()) {
             throw new InputException("config " + source + ": is empty; it needs " + SHAPE);
         }
@@ -56,11 +55,11 @@ record CheckConfigFile(CheckConditions conditions, List<String> warnings) {
 
     private static final class Parser {
         private final String source;
-        private final DocumentReader.RootValue root;
+        private final DocumentReader.ReadValue root;
         private final List<String> warnings = new ArrayList<>();
         private final List<String> errors = new ArrayList<>();
 
-        Parser(String source, DocumentReader.RootValue root) {
+        Parser(String source, DocumentReader.ReadValue root) {
             this.source = source;
             this.root = root;
         }

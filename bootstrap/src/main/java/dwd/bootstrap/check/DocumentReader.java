@@ -5,90 +5,181 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dwd.adapters.k8s.input.UnusableInput;
+import dwd.adapters.k8s.input.YamlParsers;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.Reader;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.function.Consumer;
 
 /**
  * Reads YAML (one or more documents) or JSON (one or more values) into plain Java values, keeping
- * the line and column of every field so that errors can point at them.
+ * the line and column of every field so that errors can point at them. YAML is parsed as everywhere
+ * in dwd ({@link YamlParsers}: aliases resolved within a bound).
+ *
+ * <p>Values are handed on as they end, so memory holds one at a time; with lists split, each item
+ * of a list is a value of its own (a 20 MB {@code kubectl get -A -o yaml} is one document). One
+ * value may span at most {@link #MAX_VALUE_CHARS} characters.
  *
  * <p>Integers become {@link Integer}, {@link Long} or {@link java.math.BigInteger}; other numbers
  * {@link Double}. Duplicate keys are an error, as they are for kubectl.
  */
 final class DocumentReader {
 
-    private static final YAMLFactory YAML = new YAMLFactory();
+    /** The most characters one value may span: Kubernetes objects are at most 1.5 MiB in etcd, YAML adds indentation. */
+    static final long MAX_VALUE_CHARS = 8L << 20;
+
     private static final JsonFactory JSON = new JsonFactory();
 
-    private DocumentReader() {
+    /** A value of the input, with where it starts and where each of its fields is (paths from the value). */
+    record ReadValue(Object value, SourceDocument.Location start, Map<String, SourceDocument.Location> locations) {
     }
 
-    /** A root value of the input, with where it starts and where each of its fields is. */
-    record RootValue(Object value, SourceDocument.Location start, Map<String, SourceDocument.Location> locations) {
+    private final String source;
+    private final boolean splitLists;
+    private final Consumer<ReadValue> each;
+    private Map<String, SourceDocument.Location> locations;
+    private long valueStart;
+    private int valueStartLine;
+
+    private DocumentReader(String source, boolean splitLists, Consumer<ReadValue> each) {
+        this.source = source;
+        this.splitLists = splitLists;
+        this.each = each;
     }
 
     /**
-     * Every root value of the text, in order; empty YAML documents are left out.
+     * Hands on every root value of {@code input}, in order; empty YAML documents are left out. With
+     * {@code splitLists}, a root sequence, and a root mapping whose {@code items} is a sequence (a
+     * {@code List}, as kubectl tells one), give their items instead.
      *
      * @param source the name errors use for the input
-     * @throws InputException naming {@code source:line:column} when the text does not parse
+     * @throws InputException naming {@code source:line:column} when the text does not parse or breaks a bound
      */
-    static List<RootValue> read(String source, String text) {
-        var values = new ArrayList<RootValue>();
-        try (JsonParser parser = looksLikeJson(text) ? JSON.createParser(text) : YAML.createParser(text)) {
-            while (parser.nextToken() != null) {
-                var locations = new HashMap<String, SourceDocument.Location>();
-                SourceDocument.Location start = location(parser.currentTokenLocation());
-                Object value = value(parser, "", locations, source);
-                if (value != null) {
-                    values.add(new RootValue(value, start, Map.copyOf(locations)));
+    static void read(String source, Reader input, boolean splitLists, Consumer<ReadValue> each) {
+        var reader = new DocumentReader(source, splitLists, each);
+        var buffered = new BufferedReader(input, 1 << 16);
+        boolean json = false;
+        try {
+            json = looksLikeJson(buffered);
+            try (JsonParser parser = json ? JSON.createParser(buffered) : YamlParsers.open(buffered)) {
+                while (parser.nextToken() != null) {
+                    reader.root(parser);
                 }
             }
         } catch (JsonProcessingException e) {
-            throw new InputException(source + ":" + location(e.getLocation()) + ": cannot parse "
-                    + (looksLikeJson(text) ? "JSON" : "YAML") + ": " + oneLine(e.getOriginalMessage()), e);
+            throw new InputException(source + ":" + position(YamlParsers.problem(e)) + ": cannot parse "
+                    + (json ? "JSON" : "YAML") + ": " + YamlParsers.problem(e).message(), e);
+        } catch (UnusableInput e) {
+            throw new InputException(source + ": " + e.getMessage(), e);
         } catch (IOException e) {
-            throw new InputException(source + ": cannot read: " + e.getMessage(), e);
+            throw new InputException(source + ": cannot be read: " + e.getMessage(), e);
         }
-        return values;
     }
 
-    private static boolean looksLikeJson(String text) {
-        String start = text.stripLeading();
-        return start.startsWith("{") || start.startsWith("[");
+    /** Whether the first character that is not white space opens a JSON object or array. */
+    private static boolean looksLikeJson(BufferedReader input) throws IOException {
+        input.mark(1 << 16);
+        try {
+            for (int read = 0, c; read < 1 << 16 && (c = input.read()) >= 0; read++) {
+                if (!Character.isWhitespace(c) && c != 0xFEFF) {
+                    return c == '{' || c == '[';
+                }
+            }
+            return false;
+        } finally {
+            input.reset();
+        }
     }
 
-    private static Object value(JsonParser parser, String path, Map<String, SourceDocument.Location> locations, String source)
-            throws IOException {
+    private void root(JsonParser parser) throws IOException {
         JsonToken token = parser.currentToken();
-        locations.putIfAbsent(path, location(parser.currentTokenLocation()));
+        if (splitLists && token == JsonToken.START_ARRAY) {
+            items(parser);
+        } else if (splitLists && token == JsonToken.START_OBJECT) {
+            listOrObject(parser);
+        } else {
+            handOn(parser);
+        }
+    }
+
+    /** A root mapping: its items when it turns out to be a list, else the mapping itself. */
+    private void listOrObject(JsonParser parser) throws IOException {
+        begin(parser);
+        SourceDocument.Location start = location(parser.currentTokenLocation());
+        locations.put("", start);
+        var map = new LinkedHashMap<String, Object>();
+        boolean list = false;
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String key = parser.currentName();
+            SourceDocument.Location keyLocation = location(parser.currentTokenLocation());
+            requireUnique(map, key, keyLocation, "");
+            locations.put(key, keyLocation);
+            if (parser.nextToken() == JsonToken.START_ARRAY && key.equals("items")) {
+                list = true;
+                map.put(key, null);
+                items(parser);
+                begin(parser); // what follows the items belongs to the list, not to its last item
+            } else {
+                map.put(key, value(parser, key));
+            }
+        }
+        if (!list) {
+            each.accept(new ReadValue(map, start, Map.copyOf(locations)));
+        }
+    }
+
+    private void items(JsonParser parser) throws IOException {
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+            handOn(parser);
+        }
+    }
+
+    private void handOn(JsonParser parser) throws IOException {
+        begin(parser);
+        SourceDocument.Location start = location(parser.currentTokenLocation());
+        Object value = value(parser, "");
+        if (value != null) {
+            each.accept(new ReadValue(value, start, Map.copyOf(locations)));
+        }
+    }
+
+    private void begin(JsonParser parser) {
+        locations = new HashMap<>();
+        valueStart = parser.currentTokenLocation().getCharOffset();
+        valueStartLine = parser.currentTokenLocation().getLineNr();
+    }
+
+    private Object value(JsonParser parser, String path) throws IOException {
+        JsonToken token = parser.currentToken();
+        JsonLocation at = parser.currentTokenLocation();
+        if (at.getCharOffset() - valueStart > MAX_VALUE_CHARS) {
+            throw new InputException(source + ":" + location(at) + ": the value that starts at line " + valueStartLine
+                    + " is larger than 8 MiB, the most dwd check reads as one object; Kubernetes objects are at most 1.5 MiB");
+        }
+        locations.putIfAbsent(path, location(at));
         return switch (token) {
             case START_OBJECT -> {
                 var map = new LinkedHashMap<String, Object>();
                 while (parser.nextToken() == JsonToken.FIELD_NAME) {
                     String key = parser.currentName();
                     SourceDocument.Location keyLocation = location(parser.currentTokenLocation());
+                    requireUnique(map, key, keyLocation, path);
                     String child = path.isEmpty() ? key : path + "." + key;
-                    if (map.containsKey(key)) {
-                        throw new InputException(source + ":" + keyLocation + ": duplicate key '" + key + "'"
-                                + (path.isEmpty() ? "" : " in " + path));
-                    }
                     locations.put(child, keyLocation);
                     parser.nextToken();
-                    map.put(key, value(parser, child, locations, source));
+                    map.put(key, value(parser, child));
                 }
                 yield map;
             }
             case START_ARRAY -> {
                 var list = new ArrayList<Object>();
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    list.add(value(parser, path + "[" + list.size() + "]", locations, source));
+                    list.add(value(parser, path + "[" + list.size() + "]"));
                 }
                 yield list;
             }
@@ -102,9 +193,15 @@ final class DocumentReader {
             case VALUE_TRUE -> Boolean.TRUE;
             case VALUE_FALSE -> Boolean.FALSE;
             case VALUE_NULL -> null;
-            default -> throw new InputException(source + ":" + location(parser.currentTokenLocation())
-                    + ": unsupported value " + parser.getText() + (path.isEmpty() ? "" : " at " + path));
+            default -> throw new InputException(source + ":" + location(at) + ": unsupported value "
+                    + parser.getText() + (path.isEmpty() ? "" : " at " + path));
         };
+    }
+
+    private void requireUnique(Map<String, Object> map, String key, SourceDocument.Location at, String path) {
+        if (map.containsKey(key)) {
+            throw new InputException(source + ":" + at + ": duplicate key '" + key + "'" + (path.isEmpty() ? "" : " in " + path));
+        }
     }
 
     private static SourceDocument.Location location(JsonLocation location) {
@@ -112,15 +209,7 @@ final class DocumentReader {
                 : new SourceDocument.Location(location.getLineNr(), location.getColumnNr());
     }
 
-    /** SnakeYAML's messages span lines with a caret drawing; keep the sentences. */
-    private static String oneLine(String message) {
-        if (message == null) {
-            return "malformed input";
-        }
-        // Indented lines are SnakeYAML's "in 'reader', line …" marks and its echo of the input.
-        return message.lines()
-                .filter(line -> !line.isBlank() && !Character.isWhitespace(line.charAt(0)))
-                .map(String::strip)
-                .collect(Collectors.joining("; "));
+    private static String position(YamlParsers.Problem problem) {
+        return problem.line() + ":" + problem.column();
     }
 }

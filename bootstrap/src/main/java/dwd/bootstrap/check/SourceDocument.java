@@ -8,11 +8,9 @@ import java.util.Map;
  * @param source the file name as given ({@code stdin} for {@code -})
  * @param number the object's position in the file, from 1 (items of a {@code List} count one each)
  * @param line the line where the object starts
- * @param pathPrefix the object's own path in the file's tree ({@code items[2]} inside a List), or empty
- * @param locations the line and column of every field, by path from the file's root
+ * @param locations the line and column of every field, by its path in the object ({@code ""} is the object)
  */
-record SourceDocument(String source, int number, int line, Map<String, Object> content, String pathPrefix,
-        Map<String, Location> locations) {
+record SourceDocument(String source, int number, int line, Map<String, Object> content, Map<String, Location> locations) {
 
     /** A line and column, both from 1. */
     record Location(int line, int column) {
@@ -32,7 +30,7 @@ record SourceDocument(String source, int number, int line, Map<String, Object> c
      * that is absent is located at its nearest present parent.
      */
     String locate(String fieldPath) {
-        String path = pathPrefix.isEmpty() ? fieldPath : fieldPath.isEmpty() ? pathPrefix : pathPrefix + "." + fieldPath;
+        String path = fieldPath;
         while (true) {
             Location location = locations.get(path);
             if (location != null) {
@@ -40,7 +38,7 @@ record SourceDocument(String source, int number, int line, Map<String, Object> c
             }
             int cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf('['));
             if (cut <= 0) {
-                Location start = locations.get(pathPrefix);
+                Location start = locations.get("");
                 return start != null ? source + ":" + start : origin();
             }
             path = path.substring(0, cut);

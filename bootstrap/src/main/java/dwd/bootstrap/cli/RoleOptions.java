@@ -6,6 +6,7 @@ import dwd.bootstrap.logging.LogLevels;
 import dwd.bootstrap.logging.LogSetup;
 import dwd.domain.config.GoDuration;
 import dwd.domain.gosyntax.GoBool;
+import dwd.domain.config.KubernetesNames;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,6 +63,7 @@ public final class RoleOptions {
     boolean enableLeaderElection;
 
     @Option(names = "--leader-election-namespace", paramLabel = "NS", defaultValue = "garden",
+            converter = NamespaceConverter.class,
             description = "Namespace of the Lease lock (default: ${DEFAULT-VALUE}).")
     String leaderElectionNamespace;
 
@@ -286,6 +288,17 @@ public final class RoleOptions {
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException("'" + value + "' is not a log format: expected json or text");
             }
+        }
+    }
+
+    /** A namespace's name: no namespace could have another, so no Lease would ever be found there. */
+    public static final class NamespaceConverter implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            if (!KubernetesNames.isDnsLabel(value)) {
+                throw new TypeConversionException("'" + value + "' is not a namespace name: " + KubernetesNames.DNS_LABEL_RULE);
+            }
+            return value;
         }
     }
 

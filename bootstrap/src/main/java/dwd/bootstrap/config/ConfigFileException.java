@@ -10,8 +10,17 @@ public final class ConfigFileException extends Exception {
     private final transient List<String> problems;
 
     public ConfigFileException(String file, String summary, List<String> problems) {
-        super(summary + " in " + file + (problems.isEmpty() ? "" : ":\n  " + String.join("\n  ", problems)));
+        this(summary + " in " + file + (problems.isEmpty() ? "" : ":\n  " + String.join("\n  ", problems)), problems);
+    }
+
+    private ConfigFileException(String message, List<String> problems) {
+        super(message);
         this.problems = List.copyOf(problems);
+    }
+
+    /** A file that cannot be read at all: the message is the one line printed. */
+    static ConfigFileException oneLine(String message) {
+        return new ConfigFileException(message, List.of(message));
     }
 
     /** Each problem on its own, as {@code location: message}. */

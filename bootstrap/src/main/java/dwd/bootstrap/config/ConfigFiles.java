@@ -1,6 +1,5 @@
 package dwd.bootstrap.config;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationContext;
@@ -10,25 +9,22 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.deser.DeserializationProblemHandler;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dwd.adapters.k8s.input.TextInput;
+import dwd.adapters.k8s.input.UnusableInput;
+import dwd.adapters.k8s.input.YamlParsers;
 import dwd.domain.config.ConfigProblem;
 import dwd.domain.config.ProberConfig;
-import dwd.domain.config.ProberConfigDraft;
+import dwd.domain.config.ProberConfigAsWritten;
 import dwd.domain.config.ProberConfigs;
 import dwd.domain.config.Validated;
 import dwd.domain.config.WeederConfig;
-import dwd.domain.config.WeederConfigDraft;
+import dwd.domain.config.WeederConfigAsWritten;
 import dwd.domain.config.WeederConfigs;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import java.io.StringReader;
 import java.nio.file.Path;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.function.Consumer;
 
 /**
@@ -47,13 +43,13 @@ public final class ConfigFiles {
     }
 
     public ProberConfig prober(Path file) throws ConfigFileException {
-        ProberConfigDraft draft = read(file, ProberConfigDraft.class, "prober");
-        return valid(file, ProberConfigs.validate(draft), "prober");
+        ProberConfigAsWritten written = read(file, ProberConfigAsWritten.class, "prober");
+        return valid(file, ProberConfigs.validate(written), "prober");
     }
 
     public WeederConfig weeder(Path file) throws ConfigFileException {
-        WeederConfigDraft draft = read(file, WeederConfigDraft.class, "weeder");
-        return valid(file, WeederConfigs.validate(draft), "weeder");
+        WeederConfigAsWritten written = read(file, WeederConfigAsWritten.class, "weeder");
+        return valid(file, WeederConfigs.validate(written), "weeder");
     }
 
     private static <T> T valid(Path file, Validated<T> validated, String role) throws ConfigFileException {
@@ -71,36 +67,71 @@ public final class ConfigFiles {
     private <T> T read(Path file, Class<T> type, String role) throws ConfigFileException {
         String text;
         try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new ConfigFileException(file.toString(), "the " + role + " config file does not exist", List.of(
-                    "pass the path of an existing file with --config-file"));
-        } catch (IOException e) {
-            throw new ConfigFileException(file.toString(), "the " + role + " config file cannot be read: " + e.getMessage(),
-                    List.of());
+            text = TextInput.read(file, TextInput.CONFIG_FILE);
+        } catch (UnusableInput e) {
+            throw unusable(file, role, e);
         }
         if (text.isBlank()) {
             throw new ConfigFileException(file.toString(), "the " + role + " config file is empty", List.of());
         }
-        try {
-            ObjectReader reader = reader(type);
-            T draft = reader.readValue(text);
-            if (draft == null) {
+        ObjectReader reader = reader(type);
+        try (JsonParser parser = YamlParsers.open(new StringReader(text));
+                JsonParser again = YamlParsers.open(new StringReader(text))) {
+            if (parser.nextToken() == null) {
                 throw new ConfigFileException(file.toString(), "the " + role + " config file holds no document", List.of());
             }
-            List<String> unknownKeys = UnknownKeys.of(reader.readTree(text), type);
+            T written = bind(file, role, () -> reader.readValue(parser));
+            List<String> unknownKeys = UnknownKeys.of(bind(file, role, () -> reader.readTree(again)), type);
             if (!unknownKeys.isEmpty()) {
                 warnings.accept(file + ": ignoring unknown " + (unknownKeys.size() == 1 ? "key " : "keys ")
                         + String.join(", ", unknownKeys));
             }
-            return draft;
+            return written;
+        } catch (UnusableInput e) {
+            throw unusable(file, role, e);
+        } catch (IOException e) {
+            throw unusable(file, role, new UnusableInput("cannot be read: " + e.getMessage()));
+        }
+    }
+
+    /** A step of reading that may fail. */
+    @FunctionalInterface
+    private interface Binding<T> {
+        T bind() throws IOException;
+    }
+
+    /**
+     * Runs {@code binding}, describing its failure while the parser still stands where it gave up: a value of the
+     * wrong shape, or YAML that is not valid (or breaks a bound of {@link YamlParsers}).
+     */
+    private static <T> T bind(Path file, String role, Binding<T> binding) throws ConfigFileException, IOException {
+        try {
+            return binding.bind();
         } catch (JsonMappingException e) {
-            throw new ConfigFileException(file.toString(), "the " + role + " config does not have the expected shape",
-                    List.of(describe(e)));
+            if (causedBy(e) instanceof UnusableInput unusable) {
+                throw unusable(file, role, unusable);
+            }
+            boolean shape = !(e.getCause() instanceof JsonProcessingException);
+            throw new ConfigFileException(file.toString(), "the " + role + " config "
+                    + (shape ? "does not have the expected shape" : "is not valid YAML"), List.of(ShapeProblems.describe(e)));
         } catch (JsonProcessingException e) {
             throw new ConfigFileException(file.toString(), "the " + role + " config is not valid YAML",
-                    List.of(at(e.getLocation()) + oneLine(e.getOriginalMessage())));
+                    List.of(YamlParsers.problem(e).toString()));
         }
+    }
+
+    /** One line: the file, and why it cannot be used. */
+    private static ConfigFileException unusable(Path file, String role, UnusableInput e) {
+        return ConfigFileException.oneLine("the " + role + " config file " + file + ": " + e.getMessage()
+                + (e.getMessage().equals("no such file") ? "; pass the path of an existing file with --config-file" : ""));
+    }
+
+    private static Throwable causedBy(Throwable e) {
+        Throwable cause = e;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause;
     }
 
     private static ObjectReader reader(Class<?> type) {
@@ -110,6 +141,8 @@ public final class ConfigFiles {
                 .disable(MapperFeature.CAN_OVERRIDE_ACCESS_MODIFIERS)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                // 1.5 is not a whole number: the original (Go) refuses it, Jackson would cut it to 1.
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
                 .build();
         // Unknown keys are skipped here and named by UnknownKeys, which walks the document itself: Jackson
         // buffers a record's properties before it reports one it does not know, so its parser's path is
@@ -123,84 +156,5 @@ public final class ConfigFiles {
             }
         });
         return mapper.readerFor(type);
-    }
-
-    /** {@code line 12, column 5: dependentResourceInfos[0].scaleUp: …} from a mapping problem. */
-    private static String describe(JsonMappingException e) {
-        var path = new StringBuilder();
-        for (JsonMappingException.Reference reference : e.getPath()) {
-            if (reference.getFieldName() != null) {
-                if (!path.isEmpty()) {
-                    path.append('.');
-                }
-                path.append(reference.getFieldName());
-            } else if (reference.getIndex() >= 0) {
-                path.append('[').append(reference.getIndex()).append(']');
-            }
-        }
-        String message = e.getOriginalMessage();
-        int detail = message.indexOf(" at [Source");
-        if (detail > 0) {
-            message = message.substring(0, detail);
-        }
-        String problem = e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null
-                ? "expected " + describeType(mismatch.getTargetType()) + found(message)
-                : message.replace("dwd.domain.config.", "").replace("`", "");
-        return at(e.getLocation()) + (path.isEmpty() ? "" : path + ": ") + problem;
-    }
-
-    private static String describeType(Class<?> type) {
-        if (type.isRecord()) {
-            return "a mapping (key: value lines)";
-        }
-        if (Collection.class.isAssignableFrom(type)) {
-            return "a list";
-        }
-        if (Map.class.isAssignableFrom(type)) {
-            return "a mapping (key: value lines)";
-        }
-        if (type == String.class) {
-            return "a string";
-        }
-        if (type == Boolean.class || type == boolean.class) {
-            return "true or false";
-        }
-        if (Number.class.isAssignableFrom(type) || type.isPrimitive()) {
-            return "a number";
-        }
-        return "a " + type.getSimpleName();
-    }
-
-    private static final Pattern FOUND = Pattern.compile("from (String|Integer|Floating-point|Boolean) value \\('?(.*?)'?\\)"
-            + "|from (String) \"(.*?)\"");
-
-    private static String found(String jacksonMessage) {
-        if (jacksonMessage.contains("from Array value") || jacksonMessage.contains("START_ARRAY")) {
-            return ", found a list";
-        }
-        if (jacksonMessage.contains("from Object value") || jacksonMessage.contains("START_OBJECT")) {
-            return ", found a mapping";
-        }
-        Matcher matcher = FOUND.matcher(jacksonMessage);
-        if (matcher.find()) {
-            String kind = matcher.group(1) != null ? matcher.group(1) : matcher.group(3);
-            String value = matcher.group(1) != null ? matcher.group(2) : matcher.group(4);
-            return ", found " + (kind.equals("String") ? "the string" : "the value") + " '" + value + "'";
-        }
-        return "";
-    }
-
-    /** snakeyaml's multi-line message (with source excerpts and carets) as one line. */
-    private static String oneLine(String yamlMessage) {
-        return yamlMessage.lines()
-                .map(String::strip)
-                .filter(line -> !line.isEmpty() && !line.equals("^") && !line.startsWith("in 'reader'"))
-                .reduce((a, b) -> a + "; " + b)
-                .orElse(yamlMessage);
-    }
-
-    private static String at(JsonLocation location) {
-        return location == null || location.getLineNr() < 1 ? ""
-                : "line " + location.getLineNr() + ", column " + location.getColumnNr() + ": ";
     }
 }

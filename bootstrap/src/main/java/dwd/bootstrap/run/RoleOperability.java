@@ -21,6 +21,7 @@ import dwd.application.runtime.SystemScheduler;
 import dwd.bootstrap.logging.LogLevels;
 import dwd.bootstrap.seed.SeedConnection;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
@@ -184,8 +185,19 @@ public final class RoleOperability {
             health.addReadiness(readinessWithoutElection);
         }
         HealthMetrics.register(registry, health);
-        var metrics = settings.metricsAddress().map(address -> MetricsServer.start(registry, address, statusPages));
-        var healthServer = settings.healthAddress().map(address -> HealthServer.start(health, address));
+        Optional<MetricsServer> metrics;
+        try {
+            metrics = settings.metricsAddress().map(address -> MetricsServer.start(registry, address, statusPages));
+        } catch (UncheckedIOException e) {
+            return cannotListen(e, "--metrics-bind-addr");
+        }
+        Optional<HealthServer> healthServer;
+        try {
+            healthServer = settings.healthAddress().map(address -> HealthServer.start(health, address));
+        } catch (UncheckedIOException e) {
+            metrics.ifPresent(MetricsServer::close);
+            return cannotListen(e, "--health-bind-addr");
+        }
 
         var stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -220,6 +232,13 @@ public final class RoleOperability {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /** A port in use (or an address not of this host): one line naming the flag, and exit status 1. */
+    private int cannotListen(UncheckedIOException e, String flag) {
+        log.error("dwd {} could not start: {}; choose another address with {} (0 serves nothing)",
+                settings.role(), e.getMessage(), flag);
+        return 1;
     }
 
     private void startOrExit() {

@@ -1,12 +1,15 @@
 package dwd.bootstrap.seed;
 
 import dwd.adapters.k8s.ClientSideThrottle;
+import dwd.adapters.k8s.input.TextInput;
+import dwd.adapters.k8s.input.UnusableInput;
+import dwd.adapters.k8s.input.YamlParsers;
 import dwd.adapters.k8s.watch.OutageLog;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import java.io.IOException;
-import java.io.Reader;
+import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -125,9 +128,6 @@ public final class SeedConnection implements Supplier<ApiClient> {
     }
 
     private static SeedConnection fromFile(Path file, String source) {
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException(source + ": no such file");
-        }
         // Parse once now so that a broken file is reported at start-up, not at the first call.
         String server = load(file, source).getServer();
         return new SeedConnection(source, server, () -> {
@@ -140,14 +140,24 @@ public final class SeedConnection implements Supplier<ApiClient> {
     }
 
     private static KubeConfig load(Path file, String source) {
-        try (Reader reader = Files.newBufferedReader(file)) {
-            KubeConfig config = KubeConfig.loadKubeConfig(reader);
+        String text;
+        try {
+            text = TextInput.read(file, TextInput.KUBECONFIG);
+            YamlParsers.readThrough(text);
+        } catch (UnusableInput e) {
+            throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+        }
+        try {
+            KubeConfig config = KubeConfig.loadKubeConfig(new StringReader(text));
+            if (config == null) {
+                throw new IllegalArgumentException(source + ": the file holds no kubeconfig");
+            }
             config.setFile(file.toFile()); // relative certificate paths resolve against the file
             if (config.getServer() == null) {
                 throw new IllegalArgumentException(source + ": the current context has no cluster server");
             }
             return config;
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             if (e instanceof IllegalArgumentException illegal && illegal.getMessage().startsWith(source)) {
                 throw illegal;
             }

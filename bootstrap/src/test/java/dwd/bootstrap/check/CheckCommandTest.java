@@ -179,6 +179,33 @@ class CheckCommandTest {
             assertThat(out.toString()).contains("FAIL0002 failure GitRepository/flux-system/failing");
         }
 
+        /**
+         * The size of a {@code kubectl get deploy -A -o yaml} of a large cluster: 20 MB, 15,000 Deployments in one
+         * List document. docs/check.md gives the time it takes and the command that builds the same input.
+         */
+        @Test
+        void readsTwentyMegabytesOfFifteenThousandObjectsFromStandardInput() throws Exception {
+            String item = Files.readString(Path.of("src/test/resources/check/list-item.yaml"));
+            var list = new StringBuilder("apiVersion: v1\nitems:\n");
+            for (int i = 1; i <= 15_000; i++) {
+                list.append(item.replace("NAME", "app-%05d".formatted(i)));
+            }
+            list.append("kind: List\nmetadata:\n  resourceVersion: \"\"\n");
+            byte[] input = list.toString().getBytes(StandardCharsets.UTF_8);
+            assertThat(input.length).isGreaterThan(20_000_000);
+
+            var command = new CommandLine(new CheckCommand(new ByteArrayInputStream(input)))
+                    .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
+            assertThat(command.execute("--kstatus", "--file", "-")).isZero();
+            assertThat(err.toString()).isEmpty();
+            var lines = out.toString().lines().toList();
+            assertThat(lines).hasSize(15_001);
+            assertThat(lines.getFirst()).isEqualTo("kstatus Current Deployment/team-a/app-00001: Deployment is available."
+                    + " Replicas: 2");
+            assertThat(lines.get(14_999)).startsWith("kstatus Current Deployment/team-a/app-15000: ");
+            assertThat(lines.getLast()).isEqualTo("checked 15000 objects: 0 warnings, 0 failures");
+        }
+
         @Test
         void configWarningsGoToStandardErrorAndDoNotStopTheCheck() throws Exception {
             String sloppy = write("sloppy.yaml", "conditions:\n  negativePolarity: [FetchFailed]\n  exclude: [WARN0003]\n");
@@ -213,6 +240,22 @@ class CheckCommandTest {
             assertThat(err.toString()).isEqualTo("dwd check: " + file + ":14:5: object 2 (Foo/x): "
                     + "status.conditions[0].status: expected a string, found true (a boolean); "
                     + "YAML reads an unquoted True as a boolean, quote it: \"True\"\n");
+            assertThat(out.toString()).isEmpty();
+        }
+
+        @Test
+        void aDeviceOrBinaryInputIsRefusedAtOnceInOneLine() throws Exception {
+            assertThat(check("--config", config, "--file", "/dev/zero")).isEqualTo(1);
+            assertThat(err.toString()).isEqualTo(
+                    "dwd check: /dev/zero: is a character device, not a regular file; dwd reads only regular files\n");
+            err.getBuffer().setLength(0);
+            try (var zeros = new java.io.FileInputStream("/dev/zero")) {
+                var command = new CommandLine(new CheckCommand(zeros))
+                        .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
+                assertThat(command.execute("--config", config, "--file", "-")).isEqualTo(1);
+            }
+            assertThat(err.toString()).isEqualTo("dwd check: stdin: line 1, column 1: the control character U+0000"
+                    + " cannot be in YAML or JSON text (is this a binary file?)\n");
             assertThat(out.toString()).isEmpty();
         }
 

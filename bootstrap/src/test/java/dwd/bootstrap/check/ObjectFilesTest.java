@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,12 @@ class ObjectFilesTest {
 
     @TempDir
     Path directory;
+
+    private static List<SourceDocument> read(String file, InputStream stdin) {
+        var objects = new ArrayList<SourceDocument>();
+        ObjectFiles.read(file, stdin, objects::add);
+        return objects;
+    }
 
     private String file(String name, String content) throws Exception {
         return Files.writeString(directory.resolve(name), content).toString();
@@ -37,7 +44,7 @@ class ObjectFilesTest {
                   name: b
                   generation: 3
                 """);
-        List<SourceDocument> objects = ObjectFiles.read(file, NO_STDIN);
+        List<SourceDocument> objects = read(file, NO_STDIN);
         assertThat(objects).extracting(SourceDocument::number, SourceDocument::line)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(1, 2), org.assertj.core.groups.Tuple.tuple(2, 6));
         assertThat(objects.get(1).content()).containsEntry("kind", "Bar");
@@ -51,7 +58,7 @@ class ObjectFilesTest {
                 {"kind": "Foo", "metadata": {"name": "a", "generation": 2}}
                 {"kind": "Foo", "metadata": {"name": "b", "generation": 1.5}}
                 """);
-        List<SourceDocument> objects = ObjectFiles.read(file, NO_STDIN);
+        List<SourceDocument> objects = read(file, NO_STDIN);
         assertThat(objects).hasSize(2);
         assertThat(((Map<?, ?>) objects.get(0).content().get("metadata")).get("generation")).isEqualTo(2);
         assertThat(((Map<?, ?>) objects.get(1).content().get("metadata")).get("generation")).isEqualTo(1.5);
@@ -71,7 +78,7 @@ class ObjectFilesTest {
                   status:
                     conditions: []
                 """);
-        List<SourceDocument> objects = ObjectFiles.read(file, NO_STDIN);
+        List<SourceDocument> objects = read(file, NO_STDIN);
         assertThat(objects).extracting(SourceDocument::line).containsExactly(4, 6);
         assertThat(objects.get(1).locate("status.conditions")).isEqualTo(file + ":9:5");
         assertThat(objects.get(1).locate("status.conditions[0].type")).isEqualTo(file + ":9:5");
@@ -80,20 +87,20 @@ class ObjectFilesTest {
     @Test
     void readsAJsonArrayOfObjects() throws Exception {
         String file = file("array.json", "[{\"kind\":\"Foo\",\"metadata\":{\"name\":\"a\"}},{\"kind\":\"Foo\",\"metadata\":{\"name\":\"b\"}}]");
-        assertThat(ObjectFiles.read(file, NO_STDIN)).hasSize(2);
+        assertThat(read(file, NO_STDIN)).hasSize(2);
     }
 
     @Test
     void readsStandardInputForADash() {
         var stdin = new ByteArrayInputStream("kind: Foo\nmetadata: {name: a}\n".getBytes(StandardCharsets.UTF_8));
-        assertThat(ObjectFiles.read("-", stdin)).singleElement()
+        assertThat(read("-", stdin)).singleElement()
                 .satisfies(object -> assertThat(object.origin()).isEqualTo("stdin:1"));
     }
 
     @Test
     void aSyntaxErrorNamesFileLineAndColumn() throws Exception {
         String file = file("broken.yaml", "kind: Foo\nmetadata:\n  name: x\n status: [1\n");
-        assertThatThrownBy(() -> ObjectFiles.read(file, NO_STDIN))
+        assertThatThrownBy(() -> read(file, NO_STDIN))
                 .isInstanceOf(InputException.class)
                 .hasMessageStartingWith(file + ":4:2: cannot parse YAML: ")
                 .hasMessageNotContaining("\n");
@@ -102,21 +109,21 @@ class ObjectFilesTest {
     @Test
     void aJsonSyntaxErrorNamesFileAndLine() throws Exception {
         String file = file("broken.json", "{\"kind\": \"Foo\",\n \"metadata\": {\"name\": }\n}");
-        assertThatThrownBy(() -> ObjectFiles.read(file, NO_STDIN))
+        assertThatThrownBy(() -> read(file, NO_STDIN))
                 .hasMessageStartingWith(file + ":2:").hasMessageContaining("cannot parse JSON: ");
     }
 
     @Test
     void aDuplicateKeyIsAnError() throws Exception {
         String file = file("duplicate.yaml", "kind: Foo\nmetadata:\n  name: a\n  name: b\n");
-        assertThatThrownBy(() -> ObjectFiles.read(file, NO_STDIN))
+        assertThatThrownBy(() -> read(file, NO_STDIN))
                 .hasMessage(file + ":4:3: duplicate key 'name' in metadata");
     }
 
     @Test
     void aDocumentThatIsNotAMappingIsAnError() throws Exception {
         String file = file("scalar.yaml", "kind: Foo\nmetadata: {name: a}\n---\njust text\n");
-        assertThatThrownBy(() -> ObjectFiles.read(file, NO_STDIN))
+        assertThatThrownBy(() -> read(file, NO_STDIN))
                 .hasMessage(file + ":4:1: expected an object (a mapping with apiVersion, kind, metadata and status), "
                         + "found the string \"just text\"");
     }
@@ -125,21 +132,80 @@ class ObjectFilesTest {
     void objectsNeedAKindAndAName() throws Exception {
         String noKind = file("nokind.yaml", "metadata: {name: a}\n");
         String noName = file("noname.yaml", "kind: Foo\nmetadata:\n  namespace: ns\n");
-        assertThatThrownBy(() -> ObjectFiles.read(noKind, NO_STDIN))
+        assertThatThrownBy(() -> read(noKind, NO_STDIN))
                 .hasMessage(noKind + ":1:1: object 1 has no kind; every object needs kind and metadata.name");
-        assertThatThrownBy(() -> ObjectFiles.read(noName, NO_STDIN))
+        assertThatThrownBy(() -> read(noName, NO_STDIN))
                 .hasMessage(noName + ":2:1: object 1 (Foo) has no metadata.name; every object needs kind and metadata.name");
     }
 
     @Test
     void aFileWithoutObjectsIsAnError() throws Exception {
         String file = file("empty.yaml", "# nothing here\n---\n");
-        assertThatThrownBy(() -> ObjectFiles.read(file, NO_STDIN)).hasMessage(file + ": contains no object to check");
+        assertThatThrownBy(() -> read(file, NO_STDIN)).hasMessage(file + ": contains no object to check");
     }
 
     @Test
     void aMissingFileIsAnError() {
         String file = directory.resolve("missing.yaml").toString();
-        assertThatThrownBy(() -> ObjectFiles.read(file, NO_STDIN)).hasMessage(file + ": no such file");
+        assertThatThrownBy(() -> read(file, NO_STDIN)).hasMessage(file + ": no such file");
+    }
+
+    @Test
+    void aliasesReadAsTheNodesTheirAnchorsMark() throws Exception {
+        String file = file("aliases.yaml", """
+                kind: Foo
+                metadata: {name: a}
+                status:
+                  conditions:
+                    - {type: Ready, status: "False", reason: &why FetchFailed, message: &what "cannot fetch"}
+                    - {type: FetchFailed, status: "True", reason: *why, message: *what}
+                """);
+        Map<?, ?> status = (Map<?, ?>) read(file, NO_STDIN).getFirst().content().get("status");
+        assertThat(((List<?>) status.get("conditions")).get(1))
+                .isEqualTo(Map.of("type", "FetchFailed", "status", "True", "reason", "FetchFailed", "message", "cannot fetch"));
+    }
+
+    /** As kubectl tells a list (unstructured.IsList): by its items, whatever the order of its keys. */
+    @Test
+    void aMappingWhoseItemsIsAListIsAListWhateverItsKind() throws Exception {
+        String file = file("items-first.yaml", """
+                apiVersion: v1
+                items:
+                - kind: Foo
+                  metadata: {name: a}
+                - kind: Foo
+                  metadata: {name: b}
+                kind: FooList
+                metadata: {resourceVersion: ""}
+                """);
+        assertThat(read(file, NO_STDIN)).extracting(SourceDocument::number, SourceDocument::line)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(1, 3), org.assertj.core.groups.Tuple.tuple(2, 5));
+    }
+
+    @Test
+    void anObjectLargerThanAnyKubernetesObjectIsRefused() throws Exception {
+        String file = file("huge.yaml", "kind: Foo\nmetadata: {name: a}\ndata:\n  one: " + "x".repeat(9 << 20)
+                + "\n  two: y\n");
+        assertThatThrownBy(() -> read(file, NO_STDIN)).isInstanceOf(InputException.class)
+                .hasMessage(file + ":5:8: the value that starts at line 1 is larger than 8 MiB, the most dwd check reads"
+                        + " as one object; Kubernetes objects are at most 1.5 MiB");
+    }
+
+    @Test
+    void zerosOnStandardInputAreRefusedAtTheFirstByte() throws Exception {
+        try (InputStream zeros = new java.io.FileInputStream("/dev/zero")) {
+            assertThatThrownBy(() -> read("-", zeros)).isInstanceOf(InputException.class).hasMessage("stdin: line 1,"
+                    + " column 1: the control character U+0000 cannot be in YAML or JSON text (is this a binary file?)");
+        }
+    }
+
+    @Test
+    void aDeviceOrAPipeGivenAsAFileIsRefusedWithoutBeingRead() throws Exception {
+        assertThatThrownBy(() -> read("/dev/zero", NO_STDIN))
+                .hasMessage("/dev/zero: is a character device, not a regular file; dwd reads only regular files");
+        Path pipe = directory.resolve("pipe");
+        assertThat(new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor()).isZero();
+        assertThatThrownBy(() -> read(pipe.toString(), NO_STDIN))
+                .hasMessage(pipe + ": is a named pipe (FIFO), not a regular file; dwd reads only regular files");
     }
 }

@@ -107,11 +107,11 @@ class ConfigFilesTest {
     @Test
     void brokenYamlEmptyAndMissingFilesAreReportedPlainly() throws Exception {
         assertThatThrownBy(() -> files.prober(file("a: [\n")))
-                .hasMessageContaining("not valid YAML").hasMessageContaining("line 1");
+                .hasMessageContaining("not valid YAML").hasMessageContaining("line 2, column 1: while parsing a flow node");
         assertThatThrownBy(() -> files.weeder(file("   \n")))
                 .hasMessageContaining("the weeder config file is empty");
         assertThatThrownBy(() -> files.prober(dir.resolve("absent.yaml")))
-                .hasMessageContaining("does not exist").hasMessageContaining("--config-file");
+                .hasMessageContaining("no such file").hasMessageContaining("--config-file");
     }
 
     @Test
@@ -160,5 +160,72 @@ class ConfigFilesTest {
         assertThat(warnings).singleElement().asString().endsWith("ignoring unknown keys"
                 + " servicesAndDependantSelectors[etcd-main-client].extra,"
                 + " servicesAndDependantSelectors[etcd-main-client].podSelectors[0].other");
+    }
+
+    @Test
+    void aliasesReadAsTheNodesTheirAnchorsMark() throws Exception {
+        var config = files.prober(file("""
+                kubeConfigSecretName: shoot-access-dependency-watchdog-probe
+                x-defaults: {apiVersion: &v apps/v1, kind: &kind Deployment}
+                dependentResourceInfos:
+                  - ref: {apiVersion: *v, kind: *kind, name: kube-controller-manager}
+                    scaleUp: &level0 {level: 0, timeout: 10s}
+                    scaleDown: *level0
+                """));
+        var kcm = config.dependentResourceInfos().getFirst();
+        assertThat(kcm.ref().apiVersion()).isEqualTo("apps/v1");
+        assertThat(kcm.ref().kind()).isEqualTo("Deployment");
+        assertThat(kcm.scaleDown().timeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(warnings).singleElement().asString().endsWith("ignoring unknown key x-defaults");
+    }
+
+    @Test
+    void aliasesBeyondTheBoundAndMergeKeysAreRefusedWithTheirLine() throws Exception {
+        assertThatThrownBy(() -> files.prober(file("kubeConfigSecretName: s\nbase: &b {level: 0}\n"
+                + "dependentResourceInfos: [{scaleUp: {<<: *b}}]\n")))
+                .isInstanceOfSatisfying(ConfigFileException.class, e -> assertThat(e.problems()).containsExactly(
+                        "line 3, column 37: dependentResourceInfos[0].scaleUp: merge keys (<<) are not supported; write"
+                                + " the keys out (YAML 1.2 has no merge keys)"));
+        var bomb = new StringBuilder("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for (int level = 1; level <= 8; level++) {
+            bomb.append("a").append(level).append(": &a").append(level).append(" [")
+                    .append(String.join(", ", java.util.Collections.nCopies(10, "*a" + (level - 1)))).append("]\n");
+        }
+        assertThatThrownBy(() -> files.prober(file(bomb.toString())))
+                .hasMessageContaining("aliases expand to more than 100,000 values");
+    }
+
+    @Test
+    void whatIsNotARegularUtf8FileOfAtMostAMebibyteIsRefusedInOneLine() throws Exception {
+        Path pipe = dir.resolve("pipe");
+        assertThat(new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor()).isZero();
+        assertThatThrownBy(() -> files.prober(pipe)).hasMessage("the prober config file " + pipe
+                + ": is a named pipe (FIFO), not a regular file; dwd reads only regular files");
+        assertThatThrownBy(() -> files.weeder(Path.of("/dev/zero"))).hasMessage("the weeder config file /dev/zero:"
+                + " is a character device, not a regular file; dwd reads only regular files");
+        Path binary = Files.write(dir.resolve("binary"), new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 0});
+        assertThatThrownBy(() -> files.prober(binary)).hasMessage("the prober config file " + binary
+                + ": line 1, column 1: byte 0x89 is not UTF-8; dwd reads YAML and JSON as UTF-8 text (is this a binary file?)");
+        Path large = Files.writeString(dir.resolve("large.yaml"), "# " + "x".repeat(2 << 20) + "\n");
+        assertThatThrownBy(() -> files.prober(large)).hasMessage("the prober config file " + large
+                + ": is 2 MiB; dwd reads at most 1 MiB from a config file");
+    }
+
+    @Test
+    void valuesOfTheWrongTypeSayWhatWasFoundWithoutJacksonsWords() throws Exception {
+        for (String[] example : new String[][] {
+            {"failureThreshold: true", "line 1, column 19: failureThreshold: expected a whole number, found true"},
+            {"failureThreshold: 1.5", "line 1, column 19: failureThreshold: expected a whole number, found the number 1.5"},
+            {"failureThreshold: 99999999999", "failureThreshold: expected a whole number from -2147483648 to 2147483647,"
+                    + " found 99999999999"},
+            {"dependentResourceInfos: abc", "line 1, column 25: dependentResourceInfos: expected a list, found the string 'abc'"},
+        }) {
+            assertThatThrownBy(() -> files.prober(file(example[0] + "\n")))
+                    .isInstanceOfSatisfying(ConfigFileException.class, e -> assertThat(e.problems()).singleElement()
+                            .asString().endsWith(example[1]).doesNotContain("token", "JsonToken", "`"));
+        }
+        assertThatThrownBy(() -> files.weeder(file("servicesAndDependantSelectors: {svc: {podSelectors: abc}}\n")))
+                .isInstanceOfSatisfying(ConfigFileException.class, e -> assertThat(e.problems()).singleElement()
+                        .asString().endsWith("podSelectors: expected a list, found the string 'abc'"));
     }
 }

@@ -33,6 +33,7 @@ class ProberBadInputIT {
             initialDelay: 0s
             probeTimeout: 2s
             backoffJitterFactor: 0
+            kcmNodeMonitorGraceDuration: 1h
             dependentResourceInfos:
               - ref: {kind: Deployment, name: kube-controller-manager, apiVersion: apps/v1}
                 optional: true
@@ -47,7 +48,11 @@ class ProberBadInputIT {
         MALFORMED_SHOOT("spec.shoot cannot be decoded: spec.shoot.apiVersion: expected a string", false),
         SECRET_WITHOUT_KUBECONFIG("has no data key 'kubeconfig'", true),
         KUBECONFIG_THAT_DOES_NOT_PARSE("the kubeconfig is not valid YAML", true),
-        LEASE_WITHOUT_RENEW_TIME("1 node lease has no spec.renewTime", true);
+        LEASE_WITHOUT_RENEW_TIME("1 node lease has no spec.renewTime", true),
+        /** Fresh leases counted as expired would scale the healthy shoot down: the configured grace applies instead. */
+        GRACE_PERIOD_NOT_POSITIVE("nodeMonitorGracePeriod is -1h0m0s, not positive: the prober uses its"
+                + " kcmNodeMonitorGraceDuration instead", true),
+        KUBECONFIG_WITH_TOO_MANY_ALIASES("the kubeconfig is not valid YAML (line 5, column", true);
 
         final String logged;
         /** Whether the shoot is probed at all (and so again and again). */
@@ -62,6 +67,7 @@ class ProberBadInputIT {
     private final List<AutoCloseable> cleanup = new ArrayList<>();
     private Process prober;
     private Path log;
+    private SeedFixture brokenShoot;
 
     @AfterEach
     void stopEverything() throws Exception {
@@ -81,7 +87,8 @@ class ProberBadInputIT {
             throws Exception {
         String good1 = healthyShoot(controlPlane, "shoot--dev--good").namespace();
         String good2 = healthyShoot(controlPlane, "shoot--dev--good").namespace();
-        String broken = brokenShoot(controlPlane, bad).namespace();
+        brokenShoot = brokenShoot(controlPlane, bad);
+        String broken = brokenShoot.namespace();
         Path dir = Files.createTempDirectory("dwd-bad-input");
         startProber(controlPlane, dir);
 
@@ -96,6 +103,12 @@ class ProberBadInputIT {
                     .until(() -> linesAfter(problemLogged, broken + ": ") >= 2);
         }
 
+        if (bad == BadInput.GRACE_PERIOD_NOT_POSITIVE) {
+            assertThat(logLines()).filteredOn(line -> line.text().contains(broken + ": lease probe: "))
+                    .as("the broken shoot's verdicts").isNotEmpty()
+                    .allSatisfy(line -> assertThat(line.text()).contains("0 expired").doesNotContain("SCALE_DOWN"));
+            assertThat(brokenShoot.replicas("kube-controller-manager")).as("kube-controller-manager left up").isEqualTo(1);
+        }
         assertThat(prober.isAlive()).as("the prober runs").isTrue();
         List<LogLine> lines = logLines();
         assertThat(lines).filteredOn(line -> !line.level().equals("DEBUG"))
@@ -122,6 +135,12 @@ class ProberBadInputIT {
             case MALFORMED_SHOOT -> shoot.createCluster(Map.of("apiVersion", 8));
             case SECRET_WITHOUT_KUBECONFIG -> shoot.createSecret(SECRET, Map.of("config", kubeconfig));
             case KUBECONFIG_THAT_DOES_NOT_PARSE -> shoot.createSecret(SECRET, Map.of("kubeconfig", "clusters: [unclosed"));
+            case KUBECONFIG_WITH_TOO_MANY_ALIASES -> shoot.createSecret(SECRET, Map.of("kubeconfig", aliasBomb()));
+            case GRACE_PERIOD_NOT_POSITIVE -> {
+                shoot.createSecret(SECRET, Map.of("kubeconfig", kubeconfig));
+                shoot.createDeployment("kube-controller-manager", 1);
+                shoot.createCluster(ShootDocument.reconciled().gracePeriod("-1h").toMap());
+            }
             case LEASE_WITHOUT_RENEW_TIME -> {
                 shoot.createSecret(SECRET, Map.of("kubeconfig", kubeconfig));
                 String node = shoot.namespace() + "-never-renewed";
@@ -131,10 +150,20 @@ class ProberBadInputIT {
             }
         }
         if (bad == BadInput.SECRET_WITHOUT_KUBECONFIG || bad == BadInput.KUBECONFIG_THAT_DOES_NOT_PARSE
-                || bad == BadInput.LEASE_WITHOUT_RENEW_TIME) {
+                || bad == BadInput.LEASE_WITHOUT_RENEW_TIME || bad == BadInput.KUBECONFIG_WITH_TOO_MANY_ALIASES) {
             shoot.createCluster(ShootDocument.reconciled().gracePeriod("1h").toMap());
         }
         return shoot;
+    }
+
+    /** A kubeconfig whose aliases expand to 10^6 values ("billion laughs", smaller): refused, not expanded. */
+    private static String aliasBomb() {
+        var yaml = new StringBuilder("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for (int level = 1; level <= 6; level++) {
+            yaml.append("a").append(level).append(": &a").append(level).append(" [")
+                    .append(String.join(", ", java.util.Collections.nCopies(10, "*a" + (level - 1)))).append("]\n");
+        }
+        return yaml.toString();
     }
 
     /** A shoot namespace with {@code nodes} nodes whose leases are fresh for the test's duration (grace period 1 h). */

@@ -1,5 +1,6 @@
 package dwd.domain.cluster;
 
+import dwd.domain.config.GoDuration;
 import dwd.domain.lease.NodeCandidacy;
 import java.time.Duration;
 import java.util.Collections;
@@ -99,12 +100,26 @@ public final class ProbeEligibility {
         return Collections.unmodifiableMap(conditions);
     }
 
-    /** The shoot's own {@code nodeMonitorGracePeriod} if set, else the configured one (not validated, as in the original). */
+    /**
+     * The shoot's own {@code nodeMonitorGracePeriod} if it is positive, else the configured one. A grace period
+     * of zero or less would count every lease as expired and scale a healthy shoot down (the original takes it
+     * as it is); Gardener refuses one in a Shoot, so one in a Cluster is a mistake, which must not switch the
+     * protection off either: the configured grace period applies, and {@link #ignoredSettings} says so.
+     */
     public static Duration effectiveGracePeriod(Shoot shoot, Duration configured) {
         if (shoot == null) {
             return configured;
         }
-        return shoot.nodeMonitorGracePeriod().orElse(configured);
+        return shoot.nodeMonitorGracePeriod().filter(Duration::isPositive).orElse(configured);
+    }
+
+    /** The shoot's settings that the prober does not use, each with what it uses instead, for a warning. */
+    public static List<String> ignoredSettings(Shoot shoot) {
+        return shoot.nodeMonitorGracePeriod().filter(grace -> !grace.isPositive())
+                .map(grace -> List.of("spec.shoot.spec.kubernetes.kubeControllerManager.nodeMonitorGracePeriod is "
+                        + GoDuration.format(grace) + ", not positive: the prober uses its kcmNodeMonitorGraceDuration"
+                        + " instead (Gardener refuses such a value in a Shoot; fix the Cluster)"))
+                .orElse(List.of());
     }
 
     private static Eligibility stop(String reason) {

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns a prober config file ({@link ProberConfigDraft}) into a {@link ProberConfig}: fills in the original's defaults
+ * Turns a prober config file ({@link ProberConfigAsWritten}) into a {@link ProberConfig}: fills in the original's defaults
  * for absent keys, then reports every problem at once.
  *
  * <p>Report order: first the problems the original dependency-watchdog reports, in its order (secret name, a zero
@@ -40,12 +40,12 @@ public final class ProberConfigs {
     }
 
     /**
-     * Validates a prober config file; a {@code null} draft (an empty file) counts as one with every key absent.
+     * Validates a prober config file; {@code null} (an empty file) counts as one with every key absent.
      *
      * @return the config, or every problem found; never throws
      */
-    public static Validated<ProberConfig> validate(ProberConfigDraft draft) {
-        ProberConfigDraft file = draft == null ? ProberConfigDraft.empty() : draft;
+    public static Validated<ProberConfig> validate(ProberConfigAsWritten written) {
+        ProberConfigAsWritten file = written == null ? ProberConfigAsWritten.empty() : written;
         Fields fields = Fields.of(file);
         Problems problems = new Problems();
         reportWhatTheOriginalReports(file, fields, problems);
@@ -53,17 +53,21 @@ public final class ProberConfigs {
         return problems.outcome(() -> build(file, fields));
     }
 
-    private static void reportWhatTheOriginalReports(ProberConfigDraft file, Fields fields, Problems problems) {
+    private static void reportWhatTheOriginalReports(ProberConfigAsWritten file, Fields fields, Problems problems) {
         if (isBlank(file.kubeConfigSecretName())) {
             problems.add("kubeConfigSecretName", "must not be empty; name the Secret in each shoot namespace whose key"
                     + " \"kubeconfig\" reaches the shoot's API server (Gardener: shoot-access-dependency-watchdog-probe)");
+        } else if (!KubernetesNames.isDnsSubdomain(file.kubeConfigSecretName())) {
+            problems.add("kubeConfigSecretName", InvalidGoDuration.quote(file.kubeConfigSecretName()) + " is not a Secret"
+                    + " name, so no Secret could have it; Secret names are " + KubernetesNames.DNS_SUBDOMAIN_RULE
+                    + ", e.g. shoot-access-dependency-watchdog-probe");
         }
         if (fields.kcmNodeMonitorGraceDuration.parsed() && fields.kcmNodeMonitorGraceDuration.value().isZero()) {
             problems.add("kcmNodeMonitorGraceDuration", "must not be zero; it is the kube-controller-manager's node"
                     + " monitor grace period that lease expiry is measured against: set it, e.g. to 40s, or remove it"
                     + " to use 40s");
         }
-        List<DependentResourceInfoDraft> resources = file.dependentResourceInfos();
+        List<DependentResourceInfoAsWritten> resources = file.dependentResourceInfos();
         if (resources == null || resources.isEmpty()) {
             problems.add(RESOURCES, "must not be empty; list the resources to scale (e.g. kube-controller-manager,"
                     + " machine-controller-manager, cluster-autoscaler), each with ref, scaleUp and scaleDown");
@@ -71,7 +75,7 @@ public final class ProberConfigs {
         }
         for (int i = 0; i < resources.size(); i++) {
             String path = Problems.index(RESOURCES, i);
-            DependentResourceInfoDraft resource = resources.get(i);
+            DependentResourceInfoAsWritten resource = resources.get(i);
             if (resource == null) {
                 problems.add(path, "must not be empty; give the entry a ref, a scaleUp and a scaleDown");
                 continue;
@@ -94,7 +98,7 @@ public final class ProberConfigs {
         }
     }
 
-    private static void reportWhatOnlyDwdReports(ProberConfigDraft file, Fields fields, Problems problems) {
+    private static void reportWhatOnlyDwdReports(ProberConfigAsWritten file, Fields fields, Problems problems) {
         problems.requirePositive(fields.probeInterval, "it is the time between two probes, e.g. 10s");
         problems.requireNotNegative(fields.initialDelay, "it is the wait before a shoot's first probe, e.g. 30s;"
                 + " 0s probes at once");
@@ -126,18 +130,18 @@ public final class ProberConfigs {
         }
     }
 
-    private static void reportResourceProblems(List<DependentResourceInfoDraft> resources, Fields fields, Problems problems) {
+    private static void reportResourceProblems(List<DependentResourceInfoAsWritten> resources, Fields fields, Problems problems) {
         if (resources == null) {
             return;
         }
         List<ResourceRef> earlierRefs = new ArrayList<>();
         List<String> earlierPaths = new ArrayList<>();
         for (int i = 0; i < resources.size(); i++) {
-            DependentResourceInfoDraft resource = resources.get(i);
+            DependentResourceInfoAsWritten resource = resources.get(i);
             if (resource == null) {
                 continue;
             }
-            ResourceRefDraft ref = resource.ref();
+            ResourceRefAsWritten ref = resource.ref();
             String refPath = Problems.child(Problems.index(RESOURCES, i), "ref");
             if (ref != null) {
                 reportRefProblems(ref, refPath, problems);
@@ -159,7 +163,7 @@ public final class ProberConfigs {
         }
     }
 
-    private static void reportRefProblems(ResourceRefDraft ref, String refPath, Problems problems) {
+    private static void reportRefProblems(ResourceRefAsWritten ref, String refPath, Problems problems) {
         // An apiVersion with more than one '/' is one the original reports; it is already on the list.
         if (!ResourceRef.hasMoreThanOneSlash(ref.apiVersion())) {
             ResourceRef.apiVersionProblem(ref.apiVersion())
@@ -167,15 +171,23 @@ public final class ProberConfigs {
         }
         if (isBlank(ref.kind())) {
             problems.add(Problems.child(refPath, "kind"), "must not be empty; give the kind of the resource, e.g. Deployment");
+        } else if (!KubernetesNames.isKind(ref.kind())) {
+            problems.add(Problems.child(refPath, "kind"), InvalidGoDuration.quote(ref.kind()) + " is not a kind; kinds"
+                    + " are letters and digits starting with a letter, e.g. Deployment");
         }
         if (isBlank(ref.name())) {
             problems.add(Problems.child(refPath, "name"), "must not be empty; give the name of the resource in the"
                     + " shoot namespace, e.g. kube-controller-manager");
+        } else if (!ResourceRef.isName(ref.apiVersion(), ref.name())) {
+            problems.add(Problems.child(refPath, "name"), InvalidGoDuration.quote(ref.name()) + " is not a name such a"
+                    + " resource can have, so none would be found; names of Deployments, StatefulSets and other built-in"
+                    + " kinds are " + KubernetesNames.DNS_SUBDOMAIN_RULE + ", e.g. kube-controller-manager");
         }
     }
 
-    private static boolean isWellFormed(ResourceRefDraft ref) {
-        return ResourceRef.apiVersionProblem(ref.apiVersion()).isEmpty() && !isBlank(ref.kind()) && !isBlank(ref.name());
+    private static boolean isWellFormed(ResourceRefAsWritten ref) {
+        return ResourceRef.apiVersionProblem(ref.apiVersion()).isEmpty() && KubernetesNames.isKind(ref.kind())
+                && !isBlank(ref.name()) && ResourceRef.isName(ref.apiVersion(), ref.name());
     }
 
     private static boolean isBlank(String text) {
@@ -191,11 +203,11 @@ public final class ProberConfigs {
         problems.requirePositive(scale.timeout, "it bounds each call that reads or scales the resource, e.g. 30s");
     }
 
-    private static ProberConfig build(ProberConfigDraft file, Fields fields) {
+    private static ProberConfig build(ProberConfigAsWritten file, Fields fields) {
         List<DependentResourceInfo> resources = new ArrayList<>();
         for (int i = 0; i < file.dependentResourceInfos().size(); i++) {
-            DependentResourceInfoDraft resource = file.dependentResourceInfos().get(i);
-            ResourceRefDraft ref = resource.ref();
+            DependentResourceInfoAsWritten resource = file.dependentResourceInfos().get(i);
+            ResourceRefAsWritten ref = resource.ref();
             resources.add(new DependentResourceInfo(
                     new ResourceRef(ref.apiVersion(), ref.kind(), ref.name()),
                     Boolean.TRUE.equals(resource.optional()),
@@ -228,12 +240,12 @@ public final class ProberConfigs {
             List<ScaleFields> scaleUp,
             List<ScaleFields> scaleDown) {
 
-        static Fields of(ProberConfigDraft file) {
+        static Fields of(ProberConfigAsWritten file) {
             List<ScaleFields> scaleUp = new ArrayList<>();
             List<ScaleFields> scaleDown = new ArrayList<>();
-            List<DependentResourceInfoDraft> resources = file.dependentResourceInfos() == null ? List.of() : file.dependentResourceInfos();
+            List<DependentResourceInfoAsWritten> resources = file.dependentResourceInfos() == null ? List.of() : file.dependentResourceInfos();
             for (int i = 0; i < resources.size(); i++) {
-                DependentResourceInfoDraft resource = resources.get(i);
+                DependentResourceInfoAsWritten resource = resources.get(i);
                 String path = Problems.index(RESOURCES, i);
                 scaleUp.add(resource == null ? null : ScaleFields.of(Problems.child(path, "scaleUp"), resource.scaleUp()));
                 scaleDown.add(resource == null ? null : ScaleFields.of(Problems.child(path, "scaleDown"), resource.scaleDown()));
@@ -252,7 +264,7 @@ public final class ProberConfigs {
     /** A present scaleUp/scaleDown block with defaults filled in; absent blocks stay absent ({@code null}). */
     private record ScaleFields(int level, DurationField initialDelay, DurationField timeout) {
 
-        static ScaleFields of(String path, ScaleInfoDraft scale) {
+        static ScaleFields of(String path, ScaleInfoAsWritten scale) {
             if (scale == null) {
                 return null;
             }

@@ -69,7 +69,25 @@ public record ResourceRef(String apiVersion, String kind, String name) {
         if (slash == apiVersion.length() - 1) {
             return Optional.of(quoted + " has an empty version after '/'; " + API_VERSION_SHAPE);
         }
+        if (slash > 0 && !KubernetesNames.isDnsSubdomain(apiVersion.substring(0, slash))) {
+            return Optional.of(quoted + " has a group that is not " + KubernetesNames.DNS_SUBDOMAIN_RULE + "; "
+                    + API_VERSION_SHAPE);
+        }
+        if (!KubernetesNames.isDns1035Label(apiVersion.substring(slash + 1))) {
+            return Optional.of(quoted + " has a version that is not a lowercase DNS label starting with a letter; "
+                    + API_VERSION_SHAPE);
+        }
         return Optional.empty();
+    }
+
+    /**
+     * Whether {@code name} can name a resource of {@code apiVersion}: a DNS subdomain for the built-in groups
+     * (core, apps, …: no dot in the group), any name the API server accepts for the others (custom resources).
+     */
+    static boolean isName(String apiVersion, String name) {
+        int slash = apiVersion == null ? -1 : apiVersion.indexOf('/');
+        boolean builtIn = slash < 0 || apiVersion.substring(0, slash).indexOf('.') < 0;
+        return builtIn ? KubernetesNames.isDnsSubdomain(name) : KubernetesNames.isPathSegmentName(name);
     }
 
     static boolean hasMoreThanOneSlash(String apiVersion) {

@@ -9,10 +9,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
- * Turns a weeder config file ({@link WeederConfigDraft}) into a {@link WeederConfig}: fills in the default
+ * Turns a weeder config file ({@link WeederConfigAsWritten}) into a {@link WeederConfig}: fills in the default
  * {@code watchDuration} of 5m, then reports every problem at once.
  *
  * <p>Report order: first the problems the original dependency-watchdog reports (an empty service map; per service, in
@@ -26,19 +25,18 @@ public final class WeederConfigs {
 
     private static final String SERVICES = "servicesAndDependantSelectors";
     /** What Kubernetes accepts as a Service name (an RFC 1035 label). */
-    private static final Pattern SERVICE_NAME = Pattern.compile("[a-z]([-a-z0-9]{0,61}[a-z0-9])?");
 
     private WeederConfigs() {
     }
 
     /**
-     * Validates a weeder config file; a {@code null} draft (an empty file) counts as one with every key absent.
+     * Validates a weeder config file; {@code null} (an empty file) counts as one with every key absent.
      *
      * @return the config, or every problem found; never throws
      */
-    public static Validated<WeederConfig> validate(WeederConfigDraft draft) {
-        WeederConfigDraft file = draft == null ? new WeederConfigDraft(null, null) : draft;
-        Map<String, DependantSelectorsDraft> services = file.servicesAndDependantSelectors() == null
+    public static Validated<WeederConfig> validate(WeederConfigAsWritten written) {
+        WeederConfigAsWritten file = written == null ? new WeederConfigAsWritten(null, null) : written;
+        Map<String, DependantSelectorsAsWritten> services = file.servicesAndDependantSelectors() == null
                 ? Map.of() : file.servicesAndDependantSelectors();
         DurationField watchDuration = DurationField.of("watchDuration", file.watchDuration(), DEFAULT_WATCH_DURATION);
         Problems problems = new Problems();
@@ -49,7 +47,7 @@ public final class WeederConfigs {
         }
         services.forEach((service, selectors) -> {
             String path = Problems.key(SERVICES, service);
-            List<LabelSelectorDraft> podSelectors = selectors == null ? null : selectors.podSelectors();
+            List<LabelSelectorAsWritten> podSelectors = selectors == null ? null : selectors.podSelectors();
             if (podSelectors == null || podSelectors.isEmpty()) {
                 problems.add(Problems.child(path, "podSelectors"), "must not be empty; list at least one label"
                         + " selector of the pods that depend on this service");
@@ -66,7 +64,7 @@ public final class WeederConfigs {
                 + " ready, e.g. 5m");
         services.forEach((service, selectors) -> {
             String path = Problems.key(SERVICES, service);
-            if (service == null || !SERVICE_NAME.matcher(service).matches()) {
+            if (!KubernetesNames.isDns1035Label(service)) {
                 problems.add(path, "is not a Service name, so no EndpointSlice would ever match it; Service names are"
                         + " lowercase DNS labels (a-z, 0-9 and '-', starting with a letter, at most 63 characters),"
                         + " e.g. etcd-main-client");
@@ -83,21 +81,21 @@ public final class WeederConfigs {
         return problems.outcome(() -> build(watchDuration.value(), services));
     }
 
-    private static WeederConfig build(Duration watchDuration, Map<String, DependantSelectorsDraft> services) {
+    private static WeederConfig build(Duration watchDuration, Map<String, DependantSelectorsAsWritten> services) {
         Map<String, List<LabelSelector>> selectors = new LinkedHashMap<>();
-        services.forEach((service, draft) -> {
+        services.forEach((service, written) -> {
             List<LabelSelector> podSelectors = new ArrayList<>();
-            draft.podSelectors().forEach(selector -> podSelectors.add(LabelSelectors.toLabelSelector(selector)));
+            written.podSelectors().forEach(selector -> podSelectors.add(LabelSelectors.toLabelSelector(selector)));
             selectors.put(service, podSelectors);
         });
         return new WeederConfig(watchDuration, selectors);
     }
 
     private interface SelectorVisitor {
-        void visit(LabelSelectorDraft selector, String path);
+        void visit(LabelSelectorAsWritten selector, String path);
     }
 
-    private static void forEachSelector(String servicePath, List<LabelSelectorDraft> podSelectors, SelectorVisitor visitor) {
+    private static void forEachSelector(String servicePath, List<LabelSelectorAsWritten> podSelectors, SelectorVisitor visitor) {
         for (int i = 0; i < podSelectors.size(); i++) {
             visitor.visit(podSelectors.get(i), Problems.index(Problems.child(servicePath, "podSelectors"), i));
         }

@@ -226,9 +226,24 @@ class ProbeEligibilityTest {
         }
 
         @Test
-        void zeroIsTakenAsIsLikeTheOriginal() {
-            var shoot = new Shoot(false, Optional.empty(), false, Optional.empty(), ONE_WORKER, Optional.of(Duration.ZERO));
-            assertThat(ProbeEligibility.effectiveGracePeriod(shoot, configured)).isEqualTo(Duration.ZERO);
+        void zeroOrLessIsNotAGracePeriodTheConfiguredOneApplies() {
+            for (Duration unusable : List.of(Duration.ZERO, Duration.ofHours(-1), Duration.ofNanos(-1))) {
+                var shoot = new Shoot(false, Optional.empty(), false, Optional.empty(), ONE_WORKER, Optional.of(unusable));
+                assertThat(ProbeEligibility.effectiveGracePeriod(shoot, configured)).as("%s", unusable).isEqualTo(configured);
+            }
+        }
+
+        @Test
+        void anIgnoredGracePeriodIsNamedWithWhatAppliesInstead() {
+            var negative = new Shoot(false, Optional.empty(), false, Optional.empty(), ONE_WORKER,
+                    Optional.of(Duration.ofHours(-1)));
+            assertThat(ProbeEligibility.ignoredSettings(negative)).containsExactly(
+                    "spec.shoot.spec.kubernetes.kubeControllerManager.nodeMonitorGracePeriod is -1h0m0s, not positive:"
+                            + " the prober uses its kcmNodeMonitorGraceDuration instead (Gardener refuses such a value"
+                            + " in a Shoot; fix the Cluster)");
+            var positive = new Shoot(false, Optional.empty(), false, Optional.empty(), ONE_WORKER,
+                    Optional.of(Duration.ofMinutes(2)));
+            assertThat(ProbeEligibility.ignoredSettings(positive)).isEmpty();
         }
     }
 }

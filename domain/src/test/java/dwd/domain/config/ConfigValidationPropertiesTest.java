@@ -22,8 +22,8 @@ class ConfigValidationPropertiesTest {
 
     @Test
     void proberValidationNeverThrowsAndReportsEachLocationAtMostOnce() {
-        forAll(3_000, ConfigValidationPropertiesTest::proberDraft, draft -> {
-            Validated<ProberConfig> outcome = ProberConfigs.validate(draft);
+        forAll(3_000, ConfigValidationPropertiesTest::proberAsWritten, written -> {
+            Validated<ProberConfig> outcome = ProberConfigs.validate(written);
 
             assertThat(outcome.isValid()).isEqualTo(outcome.problems().isEmpty());
             assertThat(outcome.problems()).allSatisfy(problem -> {
@@ -31,28 +31,28 @@ class ConfigValidationPropertiesTest {
                 assertThat(problem.message()).as("says what is wrong and how to fix it").contains("; ");
             });
             assertThat(ConfigFixtures.paths(outcome)).doesNotHaveDuplicates();
-            assertThat(ProberConfigs.validate(draft)).isEqualTo(outcome);
+            assertThat(ProberConfigs.validate(written)).isEqualTo(outcome);
         });
     }
 
     @Test
     void aValidProberConfigHasTheFilesValuesWhereGivenAndTheDefaultsElsewhere() {
-        forAll(ConfigValidationPropertiesTest::validProberDraft, draft -> {
-            ProberConfig config = ConfigFixtures.valid(draft);
+        forAll(ConfigValidationPropertiesTest::validProberConfigAsWritten, written -> {
+            ProberConfig config = ConfigFixtures.valid(written);
 
-            assertThat(config.probeInterval()).isEqualTo(parsedOr(draft.probeInterval(), ProberConfigs.DEFAULT_PROBE_INTERVAL));
-            assertThat(config.initialDelay()).isEqualTo(parsedOr(draft.initialDelay(), ProberConfigs.DEFAULT_INITIAL_DELAY));
-            assertThat(config.probeTimeout()).isEqualTo(parsedOr(draft.probeTimeout(), ProberConfigs.DEFAULT_PROBE_TIMEOUT));
+            assertThat(config.probeInterval()).isEqualTo(parsedOr(written.probeInterval(), ProberConfigs.DEFAULT_PROBE_INTERVAL));
+            assertThat(config.initialDelay()).isEqualTo(parsedOr(written.initialDelay(), ProberConfigs.DEFAULT_INITIAL_DELAY));
+            assertThat(config.probeTimeout()).isEqualTo(parsedOr(written.probeTimeout(), ProberConfigs.DEFAULT_PROBE_TIMEOUT));
             assertThat(config.kcmNodeMonitorGraceDuration())
-                    .isEqualTo(parsedOr(draft.kcmNodeMonitorGraceDuration(), ProberConfigs.DEFAULT_KCM_NODE_MONITOR_GRACE_DURATION));
+                    .isEqualTo(parsedOr(written.kcmNodeMonitorGraceDuration(), ProberConfigs.DEFAULT_KCM_NODE_MONITOR_GRACE_DURATION));
             assertThat(config.backoffJitterFactor())
-                    .isEqualTo(draft.backoffJitterFactor() == null ? ProberConfigs.DEFAULT_BACKOFF_JITTER_FACTOR : draft.backoffJitterFactor());
+                    .isEqualTo(written.backoffJitterFactor() == null ? ProberConfigs.DEFAULT_BACKOFF_JITTER_FACTOR : written.backoffJitterFactor());
             assertThat(config.nodeLeaseFailureFraction()).isEqualTo(
-                    draft.nodeLeaseFailureFraction() == null ? ProberConfigs.DEFAULT_NODE_LEASE_FAILURE_FRACTION : draft.nodeLeaseFailureFraction());
-            assertThat(config.failureThreshold()).isEqualTo(draft.failureThreshold() == null ? 1 : draft.failureThreshold());
-            assertThat(config.successThreshold()).isEqualTo(draft.successThreshold() == null ? 1 : draft.successThreshold());
-            for (int i = 0; i < draft.dependentResourceInfos().size(); i++) {
-                DependentResourceInfoDraft given = draft.dependentResourceInfos().get(i);
+                    written.nodeLeaseFailureFraction() == null ? ProberConfigs.DEFAULT_NODE_LEASE_FAILURE_FRACTION : written.nodeLeaseFailureFraction());
+            assertThat(config.failureThreshold()).isEqualTo(written.failureThreshold() == null ? 1 : written.failureThreshold());
+            assertThat(config.successThreshold()).isEqualTo(written.successThreshold() == null ? 1 : written.successThreshold());
+            for (int i = 0; i < written.dependentResourceInfos().size(); i++) {
+                DependentResourceInfoAsWritten given = written.dependentResourceInfos().get(i);
                 DependentResourceInfo result = config.dependentResourceInfos().get(i);
                 assertThat(result.ref().name()).isEqualTo(given.ref().name());
                 assertThat(result.optional()).isEqualTo(Boolean.TRUE.equals(given.optional()));
@@ -65,8 +65,8 @@ class ConfigValidationPropertiesTest {
 
     @Test
     void weederValidationNeverThrowsAndLocatesEveryProblem() {
-        forAll(3_000, ConfigValidationPropertiesTest::weederDraft, draft -> {
-            Validated<WeederConfig> outcome = WeederConfigs.validate(draft);
+        forAll(3_000, ConfigValidationPropertiesTest::weederAsWritten, written -> {
+            Validated<WeederConfig> outcome = WeederConfigs.validate(written);
 
             assertThat(outcome.isValid()).isEqualTo(outcome.problems().isEmpty());
             assertThat(outcome.problems()).allSatisfy(problem -> {
@@ -75,7 +75,7 @@ class ConfigValidationPropertiesTest {
             });
             if (outcome instanceof Validated.Valid<WeederConfig>(WeederConfig config)) {
                 assertThat(config.servicesAndDependantSelectors().keySet())
-                        .containsExactlyElementsOf(draft.servicesAndDependantSelectors().keySet());
+                        .containsExactlyElementsOf(written.servicesAndDependantSelectors().keySet());
                 config.servicesAndDependantSelectors().values().forEach(selectors ->
                         selectors.forEach(selector -> assertThat(selector.toQueryString()).isNotEmpty()));
             }
@@ -86,16 +86,16 @@ class ConfigValidationPropertiesTest {
         return text == null ? fallback : GoDuration.parse(text);
     }
 
-    private static ProberConfigDraft proberDraft(RandomGenerator random) {
-        List<DependentResourceInfoDraft> resources = switch (random.nextInt(4)) {
+    private static ProberConfigAsWritten proberAsWritten(RandomGenerator random) {
+        List<DependentResourceInfoAsWritten> resources = switch (random.nextInt(4)) {
             case 0 -> null;
             case 1 -> List.of();
             default -> {
-                List<DependentResourceInfoDraft> list = new ArrayList<>();
+                List<DependentResourceInfoAsWritten> list = new ArrayList<>();
                 int count = 1 + random.nextInt(5);
                 for (int i = 0; i < count; i++) {
-                    list.add(random.nextInt(10) == 0 ? null : new DependentResourceInfoDraft(
-                            random.nextInt(8) == 0 ? null : new ResourceRefDraft(
+                    list.add(random.nextInt(10) == 0 ? null : new DependentResourceInfoAsWritten(
+                            random.nextInt(8) == 0 ? null : new ResourceRefAsWritten(
                                     oneOf(random, "apps/v1", "apps/v1", "v1", "", null, "apps/v/1", "/v1", "apps/", " apps/v1", "a//b"),
                                     oneOf(random, "Deployment", "Deployment", "StatefulSet", "", " ", null),
                                     oneOf(random, "kcm", "mcm", "ca", "x", "", null)),
@@ -106,30 +106,30 @@ class ConfigValidationPropertiesTest {
                 yield list;
             }
         };
-        return new ProberConfigDraft(
+        return new ProberConfigAsWritten(
                 oneOf(random, "secret", "secret", "", " ", null),
                 duration(random), duration(random), duration(random), fraction(random), resources, duration(random),
                 fraction(random), count(random), count(random));
     }
 
-    private static ProberConfigDraft validProberDraft(RandomGenerator random) {
-        List<DependentResourceInfoDraft> resources = new ArrayList<>();
+    private static ProberConfigAsWritten validProberConfigAsWritten(RandomGenerator random) {
+        List<DependentResourceInfoAsWritten> resources = new ArrayList<>();
         int count = 1 + random.nextInt(5);
         for (int i = 0; i < count; i++) {
-            resources.add(new DependentResourceInfoDraft(ConfigFixtures.deployment("resource-" + i), oneOf(random, true, false, null),
-                    new ScaleInfoDraft(oneOf(random, null, -1, 0, 1, 2, 10), oneOf(random, null, "0s", "30s", "1m"),
+            resources.add(new DependentResourceInfoAsWritten(ConfigFixtures.deployment("resource-" + i), oneOf(random, true, false, null),
+                    new ScaleInfoAsWritten(oneOf(random, null, -1, 0, 1, 2, 10), oneOf(random, null, "0s", "30s", "1m"),
                             oneOf(random, null, "1s", "30s", "1h")),
-                    new ScaleInfoDraft(oneOf(random, null, -1, 0, 1, 2, 10), oneOf(random, null, "0s", "30s"),
+                    new ScaleInfoAsWritten(oneOf(random, null, -1, 0, 1, 2, 10), oneOf(random, null, "0s", "30s"),
                             oneOf(random, null, "1ms", "2m"))));
         }
-        return new ProberConfigDraft("secret",
+        return new ProberConfigAsWritten("secret",
                 oneOf(random, null, "1s", "30s", "1m30s"), oneOf(random, null, "0s", "0", "30s"), oneOf(random, null, "5s", "30s"),
                 oneOf(random, null, 0.0, 0.2, 1.0), resources, oneOf(random, null, "40s", "2m"),
                 oneOf(random, null, 0.01, 0.6, 1.0), oneOf(random, null, 1, 3), oneOf(random, null, 1, 2));
     }
 
-    private static ScaleInfoDraft scaleInfo(RandomGenerator random) {
-        return random.nextInt(5) == 0 ? null : new ScaleInfoDraft(oneOf(random, null, -3, 0, 1, 2), duration(random), duration(random));
+    private static ScaleInfoAsWritten scaleInfo(RandomGenerator random) {
+        return random.nextInt(5) == 0 ? null : new ScaleInfoAsWritten(oneOf(random, null, -3, 0, 1, 2), duration(random), duration(random));
     }
 
     private static String duration(RandomGenerator random) {
@@ -146,24 +146,24 @@ class ConfigValidationPropertiesTest {
         return oneOf(random, null, null, -1, 0, 1, 3, Integer.MIN_VALUE);
     }
 
-    private static WeederConfigDraft weederDraft(RandomGenerator random) {
-        Map<String, DependantSelectorsDraft> services = null;
+    private static WeederConfigAsWritten weederAsWritten(RandomGenerator random) {
+        Map<String, DependantSelectorsAsWritten> services = null;
         if (random.nextInt(5) > 0) {
             services = new LinkedHashMap<>();
             int count = random.nextInt(4);
             for (int i = 0; i < count; i++) {
                 services.put(oneOf(random, "etcd-main-client", "kube-apiserver", "Etcd", "", "vpa-" + i),
-                        random.nextInt(6) == 0 ? null : new DependantSelectorsDraft(selectors(random)));
+                        random.nextInt(6) == 0 ? null : new DependantSelectorsAsWritten(selectors(random)));
             }
         }
-        return new WeederConfigDraft(random.nextBoolean() ? null : duration(random), services);
+        return new WeederConfigAsWritten(random.nextBoolean() ? null : duration(random), services);
     }
 
-    private static List<LabelSelectorDraft> selectors(RandomGenerator random) {
+    private static List<LabelSelectorAsWritten> selectors(RandomGenerator random) {
         if (random.nextInt(6) == 0) {
             return null;
         }
-        List<LabelSelectorDraft> selectors = new ArrayList<>();
+        List<LabelSelectorAsWritten> selectors = new ArrayList<>();
         int count = random.nextInt(3);
         for (int i = 0; i < count; i++) {
             if (random.nextInt(8) == 0) {
@@ -175,7 +175,7 @@ class ConfigValidationPropertiesTest {
             for (int j = 0; j < labelCount; j++) {
                 labels.put(labelKey(random), labelValue(random));
             }
-            List<RequirementDraft> expressions = new ArrayList<>();
+            List<RequirementAsWritten> expressions = new ArrayList<>();
             int expressionCount = random.nextInt(3);
             for (int j = 0; j < expressionCount; j++) {
                 List<String> values = random.nextInt(3) == 0 ? null : new ArrayList<>();
@@ -185,10 +185,10 @@ class ConfigValidationPropertiesTest {
                         values.add(labelValue(random));
                     }
                 }
-                expressions.add(random.nextInt(10) == 0 ? null : new RequirementDraft(
+                expressions.add(random.nextInt(10) == 0 ? null : new RequirementAsWritten(
                         labelKey(random), oneOf(random, "In", "NotIn", "Exists", "DoesNotExist", "in", "", null), values));
             }
-            selectors.add(new LabelSelectorDraft(random.nextInt(4) == 0 ? null : labels, random.nextInt(4) == 0 ? null : expressions));
+            selectors.add(new LabelSelectorAsWritten(random.nextInt(4) == 0 ? null : labels, random.nextInt(4) == 0 ? null : expressions));
         }
         return selectors;
     }

@@ -141,23 +141,23 @@ class ConfigValuesTest {
     }
 
     @Test
-    void draftsKeepNullsAndOrderButNotTheCallersCollections() {
-        List<LabelSelectorDraft> selectors = new ArrayList<>(Arrays.asList(null, new LabelSelectorDraft(null, null)));
-        DependantSelectorsDraft draft = new DependantSelectorsDraft(selectors);
+    void configsAsWrittenKeepNullsAndOrderButNotTheCallersCollections() {
+        List<LabelSelectorAsWritten> selectors = new ArrayList<>(Arrays.asList(null, new LabelSelectorAsWritten(null, null)));
+        DependantSelectorsAsWritten written = new DependantSelectorsAsWritten(selectors);
         selectors.clear();
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("z", null);
         labels.put("a", "1");
-        LabelSelectorDraft selector = new LabelSelectorDraft(labels, null);
+        LabelSelectorAsWritten selector = new LabelSelectorAsWritten(labels, null);
         labels.clear();
 
-        assertThat(draft.podSelectors()).hasSize(2).first().isNull();
+        assertThat(written.podSelectors()).hasSize(2).first().isNull();
         assertThat(selector.matchLabels().keySet()).containsExactly("z", "a");
         assertThat(selector.matchExpressions()).isNull();
-        assertThat(new RequirementDraft("k", "In", null).values()).isNull();
-        assertThatThrownBy(() -> draft.podSelectors().add(null)).isInstanceOf(UnsupportedOperationException.class);
-        assertThat(new WeederConfigDraft(null, null).servicesAndDependantSelectors()).isNull();
-        assertThat(ProberConfigDraft.empty()).isEqualTo(new ProberConfigDraft(null, null, null, null, null, null, null, null, null, null));
+        assertThat(new RequirementAsWritten("k", "In", null).values()).isNull();
+        assertThatThrownBy(() -> written.podSelectors().add(null)).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(new WeederConfigAsWritten(null, null).servicesAndDependantSelectors()).isNull();
+        assertThat(ProberConfigAsWritten.empty()).isEqualTo(new ProberConfigAsWritten(null, null, null, null, null, null, null, null, null, null));
     }
 
     @Test

@@ -64,14 +64,14 @@ class ProberConfigsTest {
     /** The original's {@code config_missing_mandatory_values.yaml}: it reports exactly these five errors. */
     @Test
     void theOriginalsFiveErrorFixtureGivesTheSameFiveProblemsInTheSameOrder() {
-        ProberConfigDraft draft = new ProberConfigDraft("", "20s", "5s", null, 0.2, List.of(
-                new DependentResourceInfoDraft(new ResourceRefDraft("apps/v/1", "Deployment", "kube-controller-manager"), null, null, null),
-                new DependentResourceInfoDraft(deployment("machine-controller-manager"), null,
-                        new ScaleInfoDraft(1, "10s", "60s"), new ScaleInfoDraft(0, "15s", "45s")),
-                new DependentResourceInfoDraft(deployment("cluster-autoscaler"), null, new ScaleInfoDraft(0, "10s", "60s"), null)),
+        ProberConfigAsWritten written = new ProberConfigAsWritten("", "20s", "5s", null, 0.2, List.of(
+                new DependentResourceInfoAsWritten(new ResourceRefAsWritten("apps/v/1", "Deployment", "kube-controller-manager"), null, null, null),
+                new DependentResourceInfoAsWritten(deployment("machine-controller-manager"), null,
+                        new ScaleInfoAsWritten(1, "10s", "60s"), new ScaleInfoAsWritten(0, "15s", "45s")),
+                new DependentResourceInfoAsWritten(deployment("cluster-autoscaler"), null, new ScaleInfoAsWritten(0, "10s", "60s"), null)),
                 null, null, 3, 1);
 
-        Validated<ProberConfig> outcome = ProberConfigs.validate(draft);
+        Validated<ProberConfig> outcome = ProberConfigs.validate(written);
 
         assertThat(outcome).isInstanceOf(Validated.Invalid.class);
         assertThat(paths(outcome)).containsExactly(
@@ -86,9 +86,9 @@ class ProberConfigsTest {
     /** The original's second fixture: a null secret name and grace duration, no resources: two errors. */
     @Test
     void theOriginalsTwoErrorFixtureGivesTwoProblemsAndDefaultsTheNullGraceDuration() {
-        ProberConfigDraft draft = new ProberConfigDraft(null, "20s", "5s", null, 0.2, null, null, null, null, null);
+        ProberConfigAsWritten written = new ProberConfigAsWritten(null, "20s", "5s", null, 0.2, null, null, null, null, null);
 
-        Validated<ProberConfig> outcome = ProberConfigs.validate(draft);
+        Validated<ProberConfig> outcome = ProberConfigs.validate(written);
 
         assertThat(paths(outcome)).containsExactly("kubeConfigSecretName", "dependentResourceInfos");
         assertThat(outcome.problems()).extracting(ConfigProblem::toString).containsExactly(
@@ -101,7 +101,7 @@ class ProberConfigsTest {
     @Test
     void anEmptyFileReportsTheTwoMandatoryKeys() {
         assertThat(paths(ProberConfigs.validate(null))).containsExactly("kubeConfigSecretName", "dependentResourceInfos");
-        assertThat(paths(ProberConfigs.validate(ProberConfigDraft.empty()))).containsExactly("kubeConfigSecretName", "dependentResourceInfos");
+        assertThat(paths(ProberConfigs.validate(ProberConfigAsWritten.empty()))).containsExactly("kubeConfigSecretName", "dependentResourceInfos");
     }
 
     static Stream<Arguments> singleProblems() {
@@ -118,40 +118,40 @@ class ProberConfigsTest {
                         "dependentResourceInfos", "must not be empty; list the resources to scale"),
                 arguments("null resource", change(b -> b.resource(1, r -> null)),
                         "dependentResourceInfos[1]", "must not be empty; give the entry a ref, a scaleUp and a scaleDown"),
-                arguments("missing ref", change(b -> b.resource(2, r -> new DependentResourceInfoDraft(null, true, r.scaleUp(), r.scaleDown()))),
+                arguments("missing ref", change(b -> b.resource(2, r -> new DependentResourceInfoAsWritten(null, true, r.scaleUp(), r.scaleDown()))),
                         "dependentResourceInfos[2].ref", "must be set; name the resource to scale, e.g. {apiVersion: apps/v1"),
-                arguments("apiVersion with two slashes", ref(0, new ResourceRefDraft("apps/v/1", "Deployment", "kcm")),
+                arguments("apiVersion with two slashes", ref(0, new ResourceRefAsWritten("apps/v/1", "Deployment", "kcm")),
                         "dependentResourceInfos[0].ref.apiVersion", "\"apps/v/1\" has more than one '/'; write group/version, e.g. apps/v1"),
-                arguments("empty apiVersion", ref(0, new ResourceRefDraft("", "Deployment", "kcm")),
+                arguments("empty apiVersion", ref(0, new ResourceRefAsWritten("", "Deployment", "kcm")),
                         "dependentResourceInfos[0].ref.apiVersion", "must be set; write group/version"),
-                arguments("missing apiVersion", ref(0, new ResourceRefDraft(null, "Deployment", "kcm")),
+                arguments("missing apiVersion", ref(0, new ResourceRefAsWritten(null, "Deployment", "kcm")),
                         "dependentResourceInfos[0].ref.apiVersion", "must be set; write group/version"),
-                arguments("empty group", ref(0, new ResourceRefDraft("/v1", "Deployment", "kcm")),
+                arguments("empty group", ref(0, new ResourceRefAsWritten("/v1", "Deployment", "kcm")),
                         "dependentResourceInfos[0].ref.apiVersion", "\"/v1\" has an empty group before '/'"),
-                arguments("empty version", ref(0, new ResourceRefDraft("apps/", "Deployment", "kcm")),
+                arguments("empty version", ref(0, new ResourceRefAsWritten("apps/", "Deployment", "kcm")),
                         "dependentResourceInfos[0].ref.apiVersion", "\"apps/\" has an empty version after '/'"),
-                arguments("whitespace in apiVersion", ref(0, new ResourceRefDraft("apps /v1", "Deployment", "kcm")),
+                arguments("whitespace in apiVersion", ref(0, new ResourceRefAsWritten("apps /v1", "Deployment", "kcm")),
                         "dependentResourceInfos[0].ref.apiVersion", "\"apps /v1\" contains whitespace"),
-                arguments("empty kind", ref(1, new ResourceRefDraft("apps/v1", "", "mcm")),
+                arguments("empty kind", ref(1, new ResourceRefAsWritten("apps/v1", "", "mcm")),
                         "dependentResourceInfos[1].ref.kind", "must not be empty; give the kind of the resource, e.g. Deployment"),
-                arguments("missing kind", ref(1, new ResourceRefDraft("apps/v1", null, "mcm")),
+                arguments("missing kind", ref(1, new ResourceRefAsWritten("apps/v1", null, "mcm")),
                         "dependentResourceInfos[1].ref.kind", "must not be empty"),
-                arguments("blank name", ref(1, new ResourceRefDraft("apps/v1", "Deployment", " ")),
+                arguments("blank name", ref(1, new ResourceRefAsWritten("apps/v1", "Deployment", " ")),
                         "dependentResourceInfos[1].ref.name", "must not be empty; give the name of the resource in the shoot namespace"),
-                arguments("duplicate resource", ref(2, new ResourceRefDraft("apps/v1beta2", "Deployment", "kube-controller-manager")),
+                arguments("duplicate resource", ref(2, new ResourceRefAsWritten("apps/v1beta2", "Deployment", "kube-controller-manager")),
                         "dependentResourceInfos[2].ref", "names the same resource as dependentResourceInfos[0].ref"
                                 + " (apps/v1 Deployment kube-controller-manager); list each resource once"),
-                arguments("missing scaleUp", change(b -> b.resource(0, r -> new DependentResourceInfoDraft(r.ref(), r.optional(), null, r.scaleDown()))),
+                arguments("missing scaleUp", change(b -> b.resource(0, r -> new DependentResourceInfoAsWritten(r.ref(), r.optional(), null, r.scaleDown()))),
                         "dependentResourceInfos[0].scaleUp", "must be set; give at least its level, e.g. scaleUp: {level: 0}"),
-                arguments("missing scaleDown", change(b -> b.resource(2, r -> new DependentResourceInfoDraft(r.ref(), r.optional(), r.scaleUp(), null))),
+                arguments("missing scaleDown", change(b -> b.resource(2, r -> new DependentResourceInfoAsWritten(r.ref(), r.optional(), r.scaleUp(), null))),
                         "dependentResourceInfos[2].scaleDown", "must be set; give at least its level, e.g. scaleDown: {level: 0}"),
-                arguments("negative scale-up delay", scaleUp(1, new ScaleInfoDraft(1, "-30s", null)),
+                arguments("negative scale-up delay", scaleUp(1, new ScaleInfoAsWritten(1, "-30s", null)),
                         "dependentResourceInfos[1].scaleUp.initialDelay", "must not be negative (was -30s); it is the wait before each attempt"),
-                arguments("unparsable scale-up delay", scaleUp(1, new ScaleInfoDraft(1, "30 s", null)),
+                arguments("unparsable scale-up delay", scaleUp(1, new ScaleInfoAsWritten(1, "30 s", null)),
                         "dependentResourceInfos[1].scaleUp.initialDelay", "invalid duration \"30 s\": unknown unit \" s\""),
-                arguments("zero scale-up timeout", scaleUp(1, new ScaleInfoDraft(1, null, "0s")),
+                arguments("zero scale-up timeout", scaleUp(1, new ScaleInfoAsWritten(1, null, "0s")),
                         "dependentResourceInfos[1].scaleUp.timeout", "must be positive (was 0s); it bounds each call that reads or scales the resource"),
-                arguments("scale-down timeout without unit", scaleDown(0, new ScaleInfoDraft(1, null, "30")),
+                arguments("scale-down timeout without unit", scaleDown(0, new ScaleInfoAsWritten(1, null, "30")),
                         "dependentResourceInfos[0].scaleDown.timeout", "invalid duration \"30\": missing unit after 30"),
                 arguments("zero probe interval", change(b -> b.probeInterval("0s")),
                         "probeInterval", "must be positive (was 0s); it is the time between two probes, e.g. 10s"),
@@ -189,8 +189,8 @@ class ProberConfigsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("singleProblems")
-    void reportsOneProblemWithItsPathAndAHowToFix(String name, UnaryOperator<ProberDraftBuilder> change, String path, String messageStart) {
-        Validated<ProberConfig> outcome = ProberConfigs.validate(change.apply(ProberDraftBuilder.from(gardenerProberConfig())).build());
+    void reportsOneProblemWithItsPathAndAHowToFix(String name, UnaryOperator<ProberConfigAsWrittenBuilder> change, String path, String messageStart) {
+        Validated<ProberConfig> outcome = ProberConfigs.validate(change.apply(ProberConfigAsWrittenBuilder.from(gardenerProberConfig())).build());
 
         assertThat(outcome.problems()).singleElement().satisfies(problem -> {
             assertThat(problem.path()).isEqualTo(path);
@@ -209,32 +209,32 @@ class ProberConfigsTest {
                 arguments("tiny failure fraction", change(b -> b.nodeLeaseFailureFraction(0.001))),
                 arguments("hysteresis", change(b -> b.failureThreshold(3).successThreshold(2))),
                 arguments("sub-second interval", change(b -> b.probeInterval("500ms"))),
-                arguments("core-group resource", ref(0, new ResourceRefDraft("v1", "ReplicationController", "kcm"))),
-                arguments("unknown kind (fails at scale time, as in the original)", ref(0, new ResourceRefDraft("apps/v1", "Depoyment", "kcm"))),
-                arguments("same name, different kind", ref(2, new ResourceRefDraft("apps/v1", "StatefulSet", "kube-controller-manager"))),
-                arguments("negative levels and gaps", change(b -> scaleUp(2, new ScaleInfoDraft(100, "0s", "1ms"))
-                        .apply(scaleUp(0, new ScaleInfoDraft(-7, null, null)).apply(b)))),
+                arguments("core-group resource", ref(0, new ResourceRefAsWritten("v1", "ReplicationController", "kcm"))),
+                arguments("unknown kind (fails at scale time, as in the original)", ref(0, new ResourceRefAsWritten("apps/v1", "Depoyment", "kcm"))),
+                arguments("same name, different kind", ref(2, new ResourceRefAsWritten("apps/v1", "StatefulSet", "kube-controller-manager"))),
+                arguments("negative levels and gaps", change(b -> scaleUp(2, new ScaleInfoAsWritten(100, "0s", "1ms"))
+                        .apply(scaleUp(0, new ScaleInfoAsWritten(-7, null, null)).apply(b)))),
                 arguments("all levels equal", scaleDown(0, level(0))));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("acceptedEdges")
-    void acceptsEdgesTheRulesAllow(String name, UnaryOperator<ProberDraftBuilder> change) {
-        assertThat(ProberConfigs.validate(change.apply(ProberDraftBuilder.from(gardenerProberConfig())).build()).problems()).isEmpty();
+    void acceptsEdgesTheRulesAllow(String name, UnaryOperator<ProberConfigAsWrittenBuilder> change) {
+        assertThat(ProberConfigs.validate(change.apply(ProberConfigAsWrittenBuilder.from(gardenerProberConfig())).build()).problems()).isEmpty();
     }
 
     @Test
     void theOriginalsProblemsComeFirstInItsOrderThenDwdsOwnInFileOrder() {
-        ProberConfigDraft draft = ProberDraftBuilder.from(gardenerProberConfig())
+        ProberConfigAsWritten written = ProberConfigAsWrittenBuilder.from(gardenerProberConfig())
                 .kubeConfigSecretName("")
                 .probeInterval("0s")
                 .kcmNodeMonitorGraceDuration("0s")
                 .nodeLeaseFailureFraction(2.0)
-                .resource(0, r -> new DependentResourceInfoDraft(new ResourceRefDraft("apps/v1", "", "kcm"), null, r.scaleUp(), r.scaleDown()))
-                .resource(1, r -> new DependentResourceInfoDraft(r.ref(), null, null, new ScaleInfoDraft(0, "-1s", null)))
+                .resource(0, r -> new DependentResourceInfoAsWritten(new ResourceRefAsWritten("apps/v1", "", "kcm"), null, r.scaleUp(), r.scaleDown()))
+                .resource(1, r -> new DependentResourceInfoAsWritten(r.ref(), null, null, new ScaleInfoAsWritten(0, "-1s", null)))
                 .build();
 
-        assertThat(paths(ProberConfigs.validate(draft))).containsExactly(
+        assertThat(paths(ProberConfigs.validate(written))).containsExactly(
                 "kubeConfigSecretName",
                 "kcmNodeMonitorGraceDuration",
                 "dependentResourceInfos[1].scaleUp",
@@ -245,16 +245,50 @@ class ProberConfigsTest {
     }
 
     @Test
+    void namesThatNoObjectCouldHaveAreRefusedWhereTheyAreUsedAsNames() {
+        ProberConfigAsWritten written = ProberConfigAsWrittenBuilder.from(gardenerProberConfig())
+                .kubeConfigSecretName("shoot_access/probe")
+                .resource(0, r -> new DependentResourceInfoAsWritten(
+                        new ResourceRefAsWritten("apps/v1", "Deploy ment", "Kube-Controller-Manager"), null, r.scaleUp(), r.scaleDown()))
+                .resource(1, r -> new DependentResourceInfoAsWritten(
+                        new ResourceRefAsWritten("Machine.SapCloud.io/v1alpha1", "MachineDeployment", "mcm"), null, r.scaleUp(), r.scaleDown()))
+                .build();
+        assertThat(ProberConfigs.validate(written).problems()).extracting(ConfigProblem::toString).containsExactly(
+                "kubeConfigSecretName: \"shoot_access/probe\" is not a Secret name, so no Secret could have it; Secret names"
+                        + " are a lowercase DNS subdomain (a-z, 0-9, '-' and '.', starting and ending with a letter or digit,"
+                        + " at most 253 characters), e.g. shoot-access-dependency-watchdog-probe",
+                "dependentResourceInfos[0].ref.kind: \"Deploy ment\" is not a kind; kinds are letters and digits starting"
+                        + " with a letter, e.g. Deployment",
+                "dependentResourceInfos[0].ref.name: \"Kube-Controller-Manager\" is not a name such a resource can have, so"
+                        + " none would be found; names of Deployments, StatefulSets and other built-in kinds are a lowercase"
+                        + " DNS subdomain (a-z, 0-9, '-' and '.', starting and ending with a letter or digit, at most 253"
+                        + " characters), e.g. kube-controller-manager",
+                "dependentResourceInfos[1].ref.apiVersion: \"Machine.SapCloud.io/v1alpha1\" has a group that is not a"
+                        + " lowercase DNS subdomain (a-z, 0-9, '-' and '.', starting and ending with a letter or digit, at"
+                        + " most 253 characters); write group/version, e.g. apps/v1, or only the version, e.g. v1, for the"
+                        + " core group");
+    }
+
+    @Test
+    void customResourcesMayHaveNamesThatAreNotDnsSubdomains() {
+        ProberConfig config = valid(ProberConfigAsWrittenBuilder.from(gardenerProberConfig())
+                .resource(0, r -> new DependentResourceInfoAsWritten(
+                        new ResourceRefAsWritten("example.com/v1", "Widget", "Widget_A"), null, r.scaleUp(), r.scaleDown()))
+                .build());
+        assertThat(config.dependentResourceInfos().getFirst().ref().name()).isEqualTo("Widget_A");
+    }
+
+    @Test
     void scaleInfoDefaultsApplyOnlyToBlocksThatArePresent() {
-        ProberConfigDraft draft = ProberDraftBuilder.from(gardenerProberConfig())
-                .resource(0, r -> new DependentResourceInfoDraft(r.ref(), null, new ScaleInfoDraft(null, null, null), null))
+        ProberConfigAsWritten written = ProberConfigAsWrittenBuilder.from(gardenerProberConfig())
+                .resource(0, r -> new DependentResourceInfoAsWritten(r.ref(), null, new ScaleInfoAsWritten(null, null, null), null))
                 .build();
 
-        Validated<ProberConfig> outcome = ProberConfigs.validate(draft);
+        Validated<ProberConfig> outcome = ProberConfigs.validate(written);
         assertThat(paths(outcome)).containsExactly("dependentResourceInfos[0].scaleDown");
 
-        ProberConfig config = valid(ProberDraftBuilder.from(draft)
-                .resource(0, r -> new DependentResourceInfoDraft(r.ref(), null, r.scaleUp(), new ScaleInfoDraft(4, null, "1m")))
+        ProberConfig config = valid(ProberConfigAsWrittenBuilder.from(written)
+                .resource(0, r -> new DependentResourceInfoAsWritten(r.ref(), null, r.scaleUp(), new ScaleInfoAsWritten(4, null, "1m")))
                 .build());
         assertThat(config.dependentResourceInfos().getFirst().scaleUp()).isEqualTo(new ScaleInfo(0, Duration.ZERO, SECONDS_30));
         assertThat(config.dependentResourceInfos().getFirst().scaleDown()).isEqualTo(new ScaleInfo(4, Duration.ZERO, Duration.ofMinutes(1)));
@@ -263,22 +297,22 @@ class ProberConfigsTest {
 
     @Test
     void aResourceWithNothingButARefReportsBothScaleBlocks() {
-        ProberConfigDraft draft = ProberDraftBuilder.from(gardenerProberConfig())
-                .dependentResourceInfos(List.of(new DependentResourceInfoDraft(deployment("kcm"), null, null, null)))
+        ProberConfigAsWritten written = ProberConfigAsWrittenBuilder.from(gardenerProberConfig())
+                .dependentResourceInfos(List.of(new DependentResourceInfoAsWritten(deployment("kcm"), null, null, null)))
                 .build();
 
-        assertThat(paths(ProberConfigs.validate(draft)))
+        assertThat(paths(ProberConfigs.validate(written)))
                 .containsExactly("dependentResourceInfos[0].scaleUp", "dependentResourceInfos[0].scaleDown");
     }
 
     @Test
     void everyProblemOfAnEntryIsReportedNotJustTheFirst() {
-        ProberConfigDraft draft = ProberDraftBuilder.from(gardenerProberConfig())
-                .dependentResourceInfos(List.of(new DependentResourceInfoDraft(new ResourceRefDraft("apps//v1", null, ""), null,
-                        new ScaleInfoDraft(0, "x", "y"), new ScaleInfoDraft(0, "-1ms", "-1ms"))))
+        ProberConfigAsWritten written = ProberConfigAsWrittenBuilder.from(gardenerProberConfig())
+                .dependentResourceInfos(List.of(new DependentResourceInfoAsWritten(new ResourceRefAsWritten("apps//v1", null, ""), null,
+                        new ScaleInfoAsWritten(0, "x", "y"), new ScaleInfoAsWritten(0, "-1ms", "-1ms"))))
                 .build();
 
-        assertThat(paths(ProberConfigs.validate(draft))).containsExactly(
+        assertThat(paths(ProberConfigs.validate(written))).containsExactly(
                 "dependentResourceInfos[0].ref.apiVersion",
                 "dependentResourceInfos[0].ref.kind",
                 "dependentResourceInfos[0].ref.name",
@@ -290,40 +324,40 @@ class ProberConfigsTest {
 
     @Test
     void eachDuplicateIsReportedAgainstTheFirstOccurrence() {
-        ProberConfigDraft draft = ProberDraftBuilder.from(gardenerProberConfig())
+        ProberConfigAsWritten written = ProberConfigAsWrittenBuilder.from(gardenerProberConfig())
                 .dependentResourceInfos(new ArrayList<>(List.of(
                         ConfigFixtures.resource("a", false, level(0), level(0)),
                         ConfigFixtures.resource("a", false, level(1), level(1)),
                         ConfigFixtures.resource("a", false, level(2), level(2)))))
                 .build();
 
-        assertThat(ProberConfigs.validate(draft).problems()).extracting(ConfigProblem::toString).containsExactly(
+        assertThat(ProberConfigs.validate(written).problems()).extracting(ConfigProblem::toString).containsExactly(
                 "dependentResourceInfos[1].ref: names the same resource as dependentResourceInfos[0].ref (apps/v1 Deployment a); list each resource once",
                 "dependentResourceInfos[2].ref: names the same resource as dependentResourceInfos[0].ref (apps/v1 Deployment a); list each resource once");
     }
 
     @Test
-    void theDraftIsCopiedSoLaterChangesDoNotLeakIn() {
-        List<DependentResourceInfoDraft> resources = new ArrayList<>(ConfigFixtures.controlPlaneControllers());
-        ProberConfigDraft draft = ProberDraftBuilder.from(gardenerProberConfig()).dependentResourceInfos(resources).build();
+    void theConfigAsWrittenIsCopiedSoLaterChangesDoNotLeakIn() {
+        List<DependentResourceInfoAsWritten> resources = new ArrayList<>(ConfigFixtures.controlPlaneControllers());
+        ProberConfigAsWritten written = ProberConfigAsWrittenBuilder.from(gardenerProberConfig()).dependentResourceInfos(resources).build();
         resources.clear();
 
-        assertThat(valid(draft).dependentResourceInfos()).hasSize(3);
+        assertThat(valid(written).dependentResourceInfos()).hasSize(3);
     }
 
-    private static UnaryOperator<ProberDraftBuilder> change(UnaryOperator<ProberDraftBuilder> change) {
+    private static UnaryOperator<ProberConfigAsWrittenBuilder> change(UnaryOperator<ProberConfigAsWrittenBuilder> change) {
         return change;
     }
 
-    private static UnaryOperator<ProberDraftBuilder> ref(int index, ResourceRefDraft ref) {
-        return b -> b.resource(index, r -> new DependentResourceInfoDraft(ref, r.optional(), r.scaleUp(), r.scaleDown()));
+    private static UnaryOperator<ProberConfigAsWrittenBuilder> ref(int index, ResourceRefAsWritten ref) {
+        return b -> b.resource(index, r -> new DependentResourceInfoAsWritten(ref, r.optional(), r.scaleUp(), r.scaleDown()));
     }
 
-    private static UnaryOperator<ProberDraftBuilder> scaleUp(int index, ScaleInfoDraft scaleUp) {
-        return b -> b.resource(index, r -> new DependentResourceInfoDraft(r.ref(), r.optional(), scaleUp, r.scaleDown()));
+    private static UnaryOperator<ProberConfigAsWrittenBuilder> scaleUp(int index, ScaleInfoAsWritten scaleUp) {
+        return b -> b.resource(index, r -> new DependentResourceInfoAsWritten(r.ref(), r.optional(), scaleUp, r.scaleDown()));
     }
 
-    private static UnaryOperator<ProberDraftBuilder> scaleDown(int index, ScaleInfoDraft scaleDown) {
-        return b -> b.resource(index, r -> new DependentResourceInfoDraft(r.ref(), r.optional(), r.scaleUp(), scaleDown));
+    private static UnaryOperator<ProberConfigAsWrittenBuilder> scaleDown(int index, ScaleInfoAsWritten scaleDown) {
+        return b -> b.resource(index, r -> new DependentResourceInfoAsWritten(r.ref(), r.optional(), r.scaleUp(), scaleDown));
     }
 }

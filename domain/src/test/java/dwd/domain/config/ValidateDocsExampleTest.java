@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class ValidateDocsExampleTest {
 
-    /** The file as a user would write it; {@link #DRAFT} is what the YAML loader makes of it. */
+    /** The file as a user would write it; {@link #AS_WRITTEN} is what the YAML loader makes of it. */
     static final String FILE = """
             kubeConfigSecretName: shoot-access-dependency-watchdog-probe
             probeInterval: 0s                # mistake: must be positive
@@ -29,19 +29,19 @@ class ValidateDocsExampleTest {
                 scaleDown: {level: 0}
             """;
 
-    static final ProberConfigDraft DRAFT = new ProberConfigDraft(
+    static final ProberConfigAsWritten AS_WRITTEN = new ProberConfigAsWritten(
             "shoot-access-dependency-watchdog-probe", "0s", null, null, null,
             List.of(
-                    new DependentResourceInfoDraft(deployment("kube-controller-manager"), null,
-                            level(0), new ScaleInfoDraft(1, null, "30")),
-                    new DependentResourceInfoDraft(deployment("machine-controller-manager"), null,
+                    new DependentResourceInfoAsWritten(deployment("kube-controller-manager"), null,
+                            level(0), new ScaleInfoAsWritten(1, null, "30")),
+                    new DependentResourceInfoAsWritten(deployment("machine-controller-manager"), null,
                             level(1, "30s"), null),
-                    new DependentResourceInfoDraft(null, true, level(2), level(0))),
+                    new DependentResourceInfoAsWritten(null, true, level(2), level(0))),
             null, 60.0, null, null);
 
     @Test
     void reportsAllFiveMistakesWithTheirLocations() {
-        Validated<ProberConfig> outcome = ProberConfigs.validate(DRAFT);
+        Validated<ProberConfig> outcome = ProberConfigs.validate(AS_WRITTEN);
 
         assertThat(outcome.isValid()).isFalse();
         assertThat(outcome.problems()).extracting(ConfigProblem::toString).containsExactly(
@@ -57,8 +57,8 @@ class ValidateDocsExampleTest {
     }
 
     @Test
-    void theFileAndTheDraftDescribeTheSameMistakes() {
+    void theFileAndItsRecordDescribeTheSameMistakes() {
         assertThat(FILE.lines().filter(line -> line.contains("# mistake")).count()).isEqualTo(5);
-        assertThat(ProberConfigs.validate(DRAFT).problems()).hasSize(5);
+        assertThat(ProberConfigs.validate(AS_WRITTEN).problems()).hasSize(5);
     }
 }

@@ -39,7 +39,7 @@ class WeederConfigsTest {
 
     @Test
     void anAbsentWatchDurationDefaultsToFiveMinutes() {
-        WeederConfig config = valid(new WeederConfigDraft(null, originalWeederExample().servicesAndDependantSelectors()));
+        WeederConfig config = valid(new WeederConfigAsWritten(null, originalWeederExample().servicesAndDependantSelectors()));
 
         assertThat(config.watchDuration()).isEqualTo(WeederConfigs.DEFAULT_WATCH_DURATION).isEqualTo(Duration.ofMinutes(5));
     }
@@ -58,11 +58,11 @@ class WeederConfigsTest {
     /** The original's fixture: one service mapped to null next to a valid one is exactly one error. */
     @Test
     void aServiceWithoutSelectorsNextToAValidOneIsOneProblem() {
-        Map<String, DependantSelectorsDraft> services = new LinkedHashMap<>();
+        Map<String, DependantSelectorsAsWritten> services = new LinkedHashMap<>();
         services.put("etcd-main-client", null);
         services.put("kube-apiserver", originalWeederExample().servicesAndDependantSelectors().get("kube-apiserver"));
 
-        assertThat(WeederConfigs.validate(new WeederConfigDraft("5m", services)).problems())
+        assertThat(WeederConfigs.validate(new WeederConfigAsWritten("5m", services)).problems())
                 .extracting(ConfigProblem::toString)
                 .containsExactly(ETCD + ".podSelectors: must not be empty; list at least one label selector of the pods"
                         + " that depend on this service");
@@ -70,7 +70,7 @@ class WeederConfigsTest {
 
     @Test
     void anEmptyPodSelectorListIsAProblem() {
-        assertThat(paths(WeederConfigs.validate(weeder("etcd-main-client", new DependantSelectorsDraft(List.of())))))
+        assertThat(paths(WeederConfigs.validate(weeder("etcd-main-client", new DependantSelectorsAsWritten(List.of())))))
                 .containsExactly(ETCD + ".podSelectors");
     }
 
@@ -78,7 +78,7 @@ class WeederConfigsTest {
     void noServicesIsAProblemAndSoIsAnEmptyFile() {
         String expected = "servicesAndDependantSelectors: must not be empty; map each service name to the pods to restart"
                 + " when it turns ready, e.g. etcd-main-client: {podSelectors: [{matchLabels: {role: apiserver}}]}";
-        assertThat(WeederConfigs.validate(new WeederConfigDraft("5m", Map.of())).problems())
+        assertThat(WeederConfigs.validate(new WeederConfigAsWritten("5m", Map.of())).problems())
                 .extracting(ConfigProblem::toString).containsExactly(expected);
         assertThat(WeederConfigs.validate(null).problems()).extracting(ConfigProblem::toString).containsExactly(expected);
     }
@@ -86,7 +86,7 @@ class WeederConfigsTest {
     @Test
     void anEmptySelectorIsRejectedBecauseItWouldMatchEveryPod() {
         Validated<WeederConfig> outcome = WeederConfigs.validate(weeder("etcd-main-client",
-                podSelectors(new LabelSelectorDraft(Map.of(), List.of()))));
+                podSelectors(new LabelSelectorAsWritten(Map.of(), List.of()))));
 
         assertThat(outcome.problems()).singleElement().satisfies(problem -> {
             assertThat(problem.path()).isEqualTo(ETCD + ".podSelectors[0]");
@@ -98,7 +98,7 @@ class WeederConfigsTest {
     @Test
     void aNullSelectorIsRejectedBecauseItWouldMatchEveryPod() {
         Validated<WeederConfig> outcome = WeederConfigs.validate(weeder("etcd-main-client",
-                new DependantSelectorsDraft(Arrays.asList(expressions(requirement("role", "Exists")), null))));
+                new DependantSelectorsAsWritten(Arrays.asList(expressions(requirement("role", "Exists")), null))));
 
         assertThat(outcome.problems()).singleElement().satisfies(problem -> {
             assertThat(problem.path()).isEqualTo(ETCD + ".podSelectors[1]");
@@ -110,7 +110,7 @@ class WeederConfigsTest {
     @ValueSource(strings = {"0s", "0", "-5m"})
     void aWatchDurationThatIsNotPositiveIsAProblem(String watchDuration) {
         Validated<WeederConfig> outcome = WeederConfigs.validate(
-                new WeederConfigDraft(watchDuration, originalWeederExample().servicesAndDependantSelectors()));
+                new WeederConfigAsWritten(watchDuration, originalWeederExample().servicesAndDependantSelectors()));
 
         assertThat(outcome.problems()).singleElement().hasToString("watchDuration: must be positive (was "
                 + GoDuration.format(GoDuration.parse(watchDuration)) + "); it is how long dependent pods are watched"
@@ -120,7 +120,7 @@ class WeederConfigsTest {
     @Test
     void anUnparsableWatchDurationIsAProblem() {
         Validated<WeederConfig> outcome = WeederConfigs.validate(
-                new WeederConfigDraft("5 minutes", originalWeederExample().servicesAndDependantSelectors()));
+                new WeederConfigAsWritten("5 minutes", originalWeederExample().servicesAndDependantSelectors()));
 
         assertThat(outcome.problems()).singleElement().satisfies(problem -> {
             assertThat(problem.path()).isEqualTo("watchDuration");
@@ -144,7 +144,7 @@ class WeederConfigsTest {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("gardener.cloud/role", "control plane");
         labels.put("Gardener.cloud/x", "ok");
-        Validated<WeederConfig> outcome = WeederConfigs.validate(weeder("kube-apiserver", podSelectors(new LabelSelectorDraft(labels,
+        Validated<WeederConfig> outcome = WeederConfigs.validate(weeder("kube-apiserver", podSelectors(new LabelSelectorAsWritten(labels,
                 List.of(requirement("role", "in", "main"), requirement("role", "Exists", "x"))))));
 
         assertThat(paths(outcome)).containsExactly(
@@ -156,12 +156,12 @@ class WeederConfigsTest {
 
     @Test
     void theOriginalsProblemsComeFirstThenDwdsOwn() {
-        Map<String, DependantSelectorsDraft> services = new LinkedHashMap<>();
-        services.put("Etcd", podSelectors(new LabelSelectorDraft(null, null)));
+        Map<String, DependantSelectorsAsWritten> services = new LinkedHashMap<>();
+        services.put("Etcd", podSelectors(new LabelSelectorAsWritten(null, null)));
         services.put("kube-apiserver", podSelectors(expressions(requirement("role", "In"))));
-        services.put("vpa", new DependantSelectorsDraft(null));
+        services.put("vpa", new DependantSelectorsAsWritten(null));
 
-        assertThat(paths(WeederConfigs.validate(new WeederConfigDraft("0s", services)))).containsExactly(
+        assertThat(paths(WeederConfigs.validate(new WeederConfigAsWritten("0s", services)))).containsExactly(
                 "servicesAndDependantSelectors[kube-apiserver].podSelectors[0].matchExpressions[0].values",
                 "servicesAndDependantSelectors[vpa].podSelectors",
                 "watchDuration",
@@ -173,8 +173,8 @@ class WeederConfigsTest {
     void aNullLabelValueCountsAsEmptyAsInTheOriginal() {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("role", null);
-        WeederConfig config = valid(weeder("etcd-main-client", podSelectors(new LabelSelectorDraft(labels,
-                List.of(new RequirementDraft("tier", "In", Arrays.asList("a", null)))))));
+        WeederConfig config = valid(weeder("etcd-main-client", podSelectors(new LabelSelectorAsWritten(labels,
+                List.of(new RequirementAsWritten("tier", "In", Arrays.asList("a", null)))))));
 
         LabelSelector selector = config.servicesAndDependantSelectors().get("etcd-main-client").getFirst();
         assertThat(selector.matchLabels()).containsExactly(Map.entry("role", ""));
@@ -182,20 +182,20 @@ class WeederConfigsTest {
     }
 
     @Test
-    void theConfigCannotBeChangedThroughTheDraftOrItsOwnMaps() {
-        Map<String, DependantSelectorsDraft> services = new LinkedHashMap<>(originalWeederExample().servicesAndDependantSelectors());
-        WeederConfigDraft draft = new WeederConfigDraft(null, services);
+    void theConfigCannotBeChangedThroughTheFileAsWrittenOrItsOwnMaps() {
+        Map<String, DependantSelectorsAsWritten> services = new LinkedHashMap<>(originalWeederExample().servicesAndDependantSelectors());
+        WeederConfigAsWritten written = new WeederConfigAsWritten(null, services);
         services.clear();
-        WeederConfig config = valid(draft);
+        WeederConfig config = valid(written);
 
         assertThat(config.servicesAndDependantSelectors()).hasSize(2);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> config.servicesAndDependantSelectors().clear())
                 .isInstanceOf(UnsupportedOperationException.class);
     }
 
-    private static WeederConfigDraft weeder(String service, DependantSelectorsDraft selectors) {
-        Map<String, DependantSelectorsDraft> services = new LinkedHashMap<>();
+    private static WeederConfigAsWritten weeder(String service, DependantSelectorsAsWritten selectors) {
+        Map<String, DependantSelectorsAsWritten> services = new LinkedHashMap<>();
         services.put(service, selectors);
-        return new WeederConfigDraft("5m", services);
+        return new WeederConfigAsWritten("5m", services);
     }
 }

@@ -1,6 +1,9 @@
 package dwd.adapters.k8s.objects;
 
 import dwd.adapters.k8s.ApiFailures;
+import dwd.adapters.k8s.input.TextInput;
+import dwd.adapters.k8s.input.UnusableInput;
+import dwd.adapters.k8s.input.YamlParsers;
 import dwd.application.check.ObjectReadException;
 import dwd.application.check.ObjectReadException.Reason;
 import dwd.application.check.ObjectReader;
@@ -10,10 +13,7 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import java.io.StringReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,13 +52,19 @@ public final class KubernetesObjectReader implements ObjectReader {
      */
     public static KubernetesObjectReader fromKubeconfig(Path kubeconfig, Duration timeout) {
         KubeConfig config;
-        try (Reader reader = Files.newBufferedReader(kubeconfig, StandardCharsets.UTF_8)) {
-            config = KubeConfig.loadKubeConfig(reader);
-        } catch (NoSuchFileException missing) {
-            throw new IllegalArgumentException("kubeconfig " + kubeconfig + " does not exist; "
-                    + "pass --kubeconfig, set KUBECONFIG, or create ~/.kube/config", missing);
-        } catch (IOException | RuntimeException unreadable) {
+        try {
+            String text = TextInput.read(kubeconfig, TextInput.KUBECONFIG);
+            YamlParsers.readThrough(text);
+            config = KubeConfig.loadKubeConfig(new StringReader(text));
+        } catch (UnusableInput unusable) {
+            throw new IllegalArgumentException(unusable.getMessage().equals("no such file")
+                    ? "kubeconfig " + kubeconfig + " does not exist; pass --kubeconfig, set KUBECONFIG, or create ~/.kube/config"
+                    : "kubeconfig " + kubeconfig + ": " + unusable.getMessage(), unusable);
+        } catch (RuntimeException unreadable) {
             throw new IllegalArgumentException("kubeconfig " + kubeconfig + " cannot be read: " + unreadable.getMessage(), unreadable);
+        }
+        if (config == null) {
+            throw new IllegalArgumentException("kubeconfig " + kubeconfig + " holds no kubeconfig");
         }
         config.setFile(kubeconfig.toAbsolutePath().toFile());
         if (config.getServer() == null || config.getServer().isBlank()) {

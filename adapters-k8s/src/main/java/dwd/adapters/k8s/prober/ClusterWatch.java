@@ -8,10 +8,16 @@ import dwd.adapters.k8s.watch.ListWatch;
 import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.in.ClusterEvents;
 import dwd.domain.cluster.ClusterShoot;
+import dwd.domain.cluster.ProbeEligibility;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
  * Watches the seed's Gardener {@code Cluster} objects ({@code extensions.gardener.cloud/v1alpha1},
@@ -20,6 +26,8 @@ import java.util.function.Supplier;
  * starts), its name on delete.
  */
 public final class ClusterWatch implements AutoCloseable {
+
+    private static final Logger LOG = LogManager.getLogger();
 
     private final ApiClient client;
     private final ListWatch<JsonObject> watch;
@@ -98,20 +106,42 @@ public final class ClusterWatch implements AutoCloseable {
         }
     }
 
-    /** Decodes each event and hands it on; a failing receiver is logged (by the watch) and does not stop it. */
-    private record Handler(ClusterEvents events) implements ListWatch.Handler<JsonObject> {
+    /**
+     * Decodes each event and hands it on; a failing receiver is logged (by the watch) and does not stop it.
+     * Settings the prober ignores are warned about once per Cluster while they stay the same.
+     */
+    private static final class Handler implements ListWatch.Handler<JsonObject> {
+        private final ClusterEvents events;
+        private final Map<String, List<String>> warned = new ConcurrentHashMap<>();
+
+        Handler(ClusterEvents events) {
+            this.events = events;
+        }
 
         @Override
         public void changed(JsonObject cluster) {
             JsonFields.string(cluster, "metadata", "name").ifPresent(name -> {
                 ClusterShoot shoot = ShootDecoder.decode(cluster);
+                warnAboutIgnoredSettings(name, shoot);
                 events.clusterChanged(name, shoot);
             });
         }
 
         @Override
         public void deleted(JsonObject cluster) {
-            JsonFields.string(cluster, "metadata", "name").ifPresent(events::clusterDeleted);
+            JsonFields.string(cluster, "metadata", "name").ifPresent(name -> {
+                warned.remove(name);
+                events.clusterDeleted(name);
+            });
+        }
+
+        private void warnAboutIgnoredSettings(String name, ClusterShoot shoot) {
+            List<String> ignored = shoot instanceof ClusterShoot.Present present
+                    ? ProbeEligibility.ignoredSettings(present.shoot()) : List.of();
+            List<String> before = ignored.isEmpty() ? warned.remove(name) : warned.put(name, ignored);
+            if (!ignored.equals(before)) {
+                ignored.forEach(setting -> LOG.warn("{}: {}", name, setting));
+            }
         }
     }
 }

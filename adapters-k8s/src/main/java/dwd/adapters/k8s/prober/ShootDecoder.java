@@ -3,6 +3,7 @@ package dwd.adapters.k8s.prober;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
 import dwd.domain.cluster.ClusterShoot;
 import dwd.domain.cluster.LastOperation;
 import dwd.domain.cluster.Shoot;
@@ -21,8 +22,17 @@ import java.util.Optional;
  * Reads the shoot embedded in a {@code Cluster} ({@code spec.shoot}) the way the original's decoder
  * does for the fields dwd uses: unknown fields are ignored, {@code null} means unset, and a field of
  * the wrong type makes the whole shoot undecodable. Never throws.
+ *
+ * <p>Bounded, as the shoot's owner writes much of it: a list read holds at most {@link #MAX_ENTRIES}
+ * entries and a string at most {@link #MAX_CHARS} characters, else the shoot is undecodable (no real
+ * shoot comes near either); the cached form never keeps more.
  */
 final class ShootDecoder {
+
+    /** The most workers, or node conditions of a worker, read. */
+    static final int MAX_ENTRIES = 1_000;
+    /** The most characters of a string read (names, condition types, times, durations). */
+    static final int MAX_CHARS = 1_024;
 
     private static final String ROOT = "spec.shoot";
 
@@ -63,14 +73,17 @@ final class ShootDecoder {
     @SuppressWarnings("unchecked")
     private static JsonElement keep(JsonElement value, Map<String, Object> shape) {
         if (shape.isEmpty()) {
-            return value;
+            return bounded(value);
         }
         if (shape.containsKey(EACH)) {
             if (!value.isJsonArray()) {
                 return value;
             }
-            var kept = new JsonArray(value.getAsJsonArray().size());
+            var kept = new JsonArray();
             for (JsonElement element : value.getAsJsonArray()) {
+                if (kept.size() > MAX_ENTRIES) {
+                    break; // one more than the bound is enough to refuse the list
+                }
                 kept.add(keep(element, (Map<String, Object>) shape.get(EACH)));
             }
             return kept;
@@ -86,6 +99,26 @@ final class ShootDecoder {
             }
         });
         return kept;
+    }
+
+    /** A string or list of strings cut to one more than the bounds, enough for the decoder to refuse it. */
+    private static JsonElement bounded(JsonElement value) {
+        if (isString(value) && value.getAsString().length() > MAX_CHARS) {
+            return new JsonPrimitive(value.getAsString().substring(0, MAX_CHARS + 1));
+        }
+        if (value.isJsonArray() && value.getAsJsonArray().size() > MAX_ENTRIES) {
+            var kept = new JsonArray();
+            for (int i = 0; i <= MAX_ENTRIES; i++) {
+                kept.add(bounded(value.getAsJsonArray().get(i)));
+            }
+            return kept;
+        }
+        if (value.isJsonArray()) {
+            var kept = new JsonArray();
+            value.getAsJsonArray().forEach(element -> kept.add(bounded(element)));
+            return kept;
+        }
+        return value;
     }
 
     /** What {@code cluster} (a whole Cluster object) holds in {@code spec.shoot}. */
@@ -171,11 +204,7 @@ final class ShootDecoder {
     private static List<String> strings(JsonArray array, String path) {
         List<String> strings = new ArrayList<>();
         for (int i = 0; i < array.size(); i++) {
-            JsonElement element = array.get(i);
-            if (!isString(element)) {
-                throw new WrongType(path + "[" + i + "]", "a string", element);
-            }
-            strings.add(element.getAsString());
+            strings.add(checkedString(array.get(i), path + "[" + i + "]"));
         }
         return strings;
     }
@@ -216,17 +245,27 @@ final class ShootDecoder {
             if (!value.isJsonArray()) {
                 throw new WrongType(parentPath + "." + field, "a list", value);
             }
+            if (value.getAsJsonArray().size() > MAX_ENTRIES) {
+                throw new WrongType(parentPath + "." + field + ": more than " + String.format("%,d", MAX_ENTRIES)
+                        + " entries, the most dwd reads");
+            }
             return value.getAsJsonArray();
         });
     }
 
     private static Optional<String> string(JsonObject parent, String field, String parentPath) {
-        return present(parent, field).map(value -> {
-            if (!isString(value)) {
-                throw new WrongType(parentPath + "." + field, "a string", value);
-            }
-            return value.getAsString();
-        });
+        return present(parent, field).map(value -> checkedString(value, parentPath + "." + field));
+    }
+
+    private static String checkedString(JsonElement value, String path) {
+        if (!isString(value)) {
+            throw new WrongType(path, "a string", value);
+        }
+        if (value.getAsString().length() > MAX_CHARS) {
+            throw new WrongType(path + ": longer than " + String.format("%,d", MAX_CHARS)
+                    + " characters, the most dwd reads");
+        }
+        return value.getAsString();
     }
 
     private static Optional<Boolean> bool(JsonObject parent, String field, String parentPath) {

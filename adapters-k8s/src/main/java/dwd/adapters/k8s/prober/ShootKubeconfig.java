@@ -1,12 +1,13 @@
 package dwd.adapters.k8s.prober;
 
+import dwd.adapters.k8s.input.TextInput;
+import dwd.adapters.k8s.input.UnusableInput;
+import dwd.adapters.k8s.input.YamlParsers;
 import dwd.application.port.out.ApiFailure;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
-import java.io.ByteArrayInputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import java.io.StringReader;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,7 +32,9 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * document are accepted.
  *
  * <p>Error messages name the secret and the problem, never content of the document: a YAML error is
- * reported by its kind and position, without the excerpt a YAML parser would quote.
+ * reported by its kind and position, without the excerpt a YAML parser would quote. The document is
+ * read as every YAML dwd reads ({@link YamlParsers}: bounded, aliases resolved within a bound, merge
+ * keys refused) before client-java parses it.
  */
 final class ShootKubeconfig {
 
@@ -117,10 +120,20 @@ final class ShootKubeconfig {
     }
 
     private static KubeConfig parse(byte[] document, String secret) {
+        String text;
+        try {
+            text = TextInput.read(document, TextInput.KUBECONFIG);
+        } catch (UnusableInput unusable) {
+            throw badInput(secret + ": the kubeconfig: " + unusable.getMessage());
+        }
+        try {
+            YamlParsers.readThrough(text);
+        } catch (UnusableInput notYaml) {
+            throw badInput(secret + ": the kubeconfig is not valid YAML (" + notYaml.getMessage() + ")");
+        }
         KubeConfig config;
         try {
-            config = KubeConfig.loadKubeConfig(
-                    new InputStreamReader(new ByteArrayInputStream(document), StandardCharsets.UTF_8));
+            config = KubeConfig.loadKubeConfig(new StringReader(text));
         } catch (MarkedYAMLException yaml) {
             var mark = yaml.getProblemMark();
             throw badInput(secret + ": the kubeconfig is not valid YAML (" + yaml.getProblem()

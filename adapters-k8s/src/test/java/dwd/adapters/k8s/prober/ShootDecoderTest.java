@@ -130,6 +130,38 @@ class ShootDecoderTest {
     }
 
     @Test
+    void listsAndStringsBeyondTheBoundsMakeTheShootUndecodableAndAreNotKept() {
+        String tooManyWorkers = "{'spec':{'provider':{'workers':[" + String.join(",",
+                java.util.Collections.nCopies(ShootDecoder.MAX_ENTRIES + 500, "{'name':'p'}")) + "]}}}";
+        assertThat(decodeShoot(tooManyWorkers)).isEqualTo(new ClusterShoot.Undecodable(
+                "spec.shoot.spec.provider.workers: more than 1,000 entries, the most dwd reads"));
+        String tooManyConditions = "{'spec':{'provider':{'workers':[{'name':'p','machineControllerManager':{'nodeConditions':["
+                + String.join(",", java.util.Collections.nCopies(ShootDecoder.MAX_ENTRIES + 1, "'C'")) + "]}}]}}}";
+        assertThat(decodeShoot(tooManyConditions)).isEqualTo(new ClusterShoot.Undecodable(
+                "spec.shoot.spec.provider.workers[0].machineControllerManager.nodeConditions: more than 1,000 entries,"
+                        + " the most dwd reads"));
+        String longName = "{'spec':{'provider':{'workers':[{'name':'" + "p".repeat(5_000) + "'}]}}}";
+        assertThat(decodeShoot(longName)).isEqualTo(new ClusterShoot.Undecodable(
+                "spec.shoot.spec.provider.workers[0].name: longer than 1,024 characters, the most dwd reads"));
+
+        JsonElement kept = ShootDecoder.fieldsRead(JsonParser.parseString(
+                ("{'spec':{'provider':{'workers':[{'name':'" + "p".repeat(5_000) + "','machineControllerManager':"
+                        + "{'nodeConditions':[" + String.join(",", java.util.Collections.nCopies(50_000, "'C'"))
+                        + "]}}]}}}").replace('\'', '"')));
+        JsonObject worker = kept.getAsJsonObject().getAsJsonObject("spec").getAsJsonObject("provider")
+                .getAsJsonArray("workers").get(0).getAsJsonObject();
+        assertThat(worker.get("name").getAsString()).hasSize(ShootDecoder.MAX_CHARS + 1);
+        assertThat(worker.getAsJsonObject("machineControllerManager").getAsJsonArray("nodeConditions"))
+                .hasSize(ShootDecoder.MAX_ENTRIES + 1);
+    }
+
+    @Test
+    void aGracePeriodOfZeroOrLessDecodesAsWrittenForTheRuleToReplace() {
+        assertThat(present(decodeShoot("{'spec':{'kubernetes':{'kubeControllerManager':{'nodeMonitorGracePeriod':'-1h'}}}}"))
+                .nodeMonitorGracePeriod()).contains(Duration.ofHours(-1));
+    }
+
+    @Test
     void aSpecThatIsNotAnObjectIsUndecodable() {
         assertThat(decode("{'spec':'x'}")).isEqualTo(new ClusterShoot.Undecodable("spec: expected an object, found a string"));
     }

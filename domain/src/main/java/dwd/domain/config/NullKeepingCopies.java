@@ -6,10 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Unmodifiable copies that keep nulls and order, for drafts (which mirror the file, nulls included). */
-final class Copies {
+/** Unmodifiable copies that keep nulls and order, for the records of a config file as written (which mirror the file, nulls included). */
+final class NullKeepingCopies {
 
-    private Copies() {
+    private NullKeepingCopies() {
     }
 
     static <T> List<T> listKeepingNulls(List<T> list) {

@@ -1,5 +1,5 @@
 package dwd.domain.config;
 
 /** A {@code ref} as written (an autoscaling/v1 CrossVersionObjectReference); {@code null} fields were absent. */
-public record ResourceRefDraft(String apiVersion, String kind, String name) {
+public record ResourceRefAsWritten(String apiVersion, String kind, String name) {
 }

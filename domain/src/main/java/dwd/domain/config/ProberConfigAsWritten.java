@@ -7,24 +7,24 @@ import java.util.List;
  * absent (or explicitly null), durations are the raw Go duration strings. {@link ProberConfigs#validate} turns it into
  * a {@link ProberConfig}.
  */
-public record ProberConfigDraft(
+public record ProberConfigAsWritten(
         String kubeConfigSecretName,
         String probeInterval,
         String initialDelay,
         String probeTimeout,
         Double backoffJitterFactor,
-        List<DependentResourceInfoDraft> dependentResourceInfos,
+        List<DependentResourceInfoAsWritten> dependentResourceInfos,
         String kcmNodeMonitorGraceDuration,
         Double nodeLeaseFailureFraction,
         Integer failureThreshold,
         Integer successThreshold) {
 
-    public ProberConfigDraft {
-        dependentResourceInfos = Copies.listKeepingNulls(dependentResourceInfos);
+    public ProberConfigAsWritten {
+        dependentResourceInfos = NullKeepingCopies.listKeepingNulls(dependentResourceInfos);
     }
 
-    /** A draft with every key absent, as an empty file gives. */
-    public static ProberConfigDraft empty() {
-        return new ProberConfigDraft(null, null, null, null, null, null, null, null, null, null);
+    /** A config with every key absent, as an empty file gives. */
+    public static ProberConfigAsWritten empty() {
+        return new ProberConfigAsWritten(null, null, null, null, null, null, null, null, null, null);
     }
 }
