@@ -101,7 +101,7 @@ class ScaleBenchIT {
     }
 
     /** The seed's kube-apiserver and etcd, by what they run (the real shoot API servers' excluded). */
-    private static Map<String, List<Long>> seedProcesses(List<Long> before, List<Long> shootApiProcesses) {
+    static Map<String, List<Long>> seedProcesses(List<Long> before, List<Long> shootApiProcesses) {
         var processes = new LinkedHashMap<String, List<Long>>();
         for (long pid : ProcFs.descendants()) {
             if (before.contains(pid) || shootApiProcesses.contains(pid)) {
@@ -373,7 +373,7 @@ class ScaleBenchIT {
         byte[] cpuProfile(int seconds) throws IOException;
     }
 
-    private static SeedMetrics seedMetrics(LocalControlPlane seed, List<Long> etcd) {
+    static SeedMetrics seedMetrics(LocalControlPlane seed, List<Long> etcd) {
         ApiClient client = seed.newApiClient(Duration.ofSeconds(30));
         String etcdMetrics = etcd.stream().map(ScaleBenchIT::etcdClientUrl).flatMap(java.util.Optional::stream)
                 .findFirst().map(url -> url + "/metrics").orElse(null);

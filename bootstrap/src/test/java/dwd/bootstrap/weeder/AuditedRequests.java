@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /** The requests of one namespace (or all) in the API server's audit log (JSON lines), in the order they were received. */
 public final class AuditedRequests {
@@ -49,23 +50,32 @@ public final class AuditedRequests {
     public static AuditedRequests read(Path log, String namespace) throws IOException {
         var requests = new ArrayList<Request>();
         for (String line : Files.exists(log) ? Files.readAllLines(log) : List.<String>of()) {
-            JsonObject event = JsonParser.parseString(line).getAsJsonObject();
-            JsonObject ref = event.getAsJsonObject("objectRef");
-            if (ref == null || namespace != null
-                    && (!ref.has("namespace") || !namespace.equals(ref.get("namespace").getAsString()))) {
+            JsonObject ref = JsonParser.parseString(line).getAsJsonObject().getAsJsonObject("objectRef");
+            if (namespace != null && (ref == null || !ref.has("namespace")
+                    || !namespace.equals(ref.get("namespace").getAsString()))) {
                 continue;
             }
-            JsonObject status = event.getAsJsonObject("responseStatus");
-            requests.add(new Request(event.get("stage").getAsString(),
-                    Instant.parse(event.get("requestReceivedTimestamp").getAsString()),
-                    Instant.parse(event.get("stageTimestamp").getAsString()),
-                    event.has("userAgent") ? event.get("userAgent").getAsString() : "",
-                    event.get("verb").getAsString(), ref.get("resource").getAsString(),
-                    ref.has("name") ? ref.get("name").getAsString() : "",
-                    status != null && status.has("code") ? status.get("code").getAsInt() : 0));
+            parse(line).ifPresent(requests::add);
         }
         requests.sort(Comparator.comparing(Request::received));
         return new AuditedRequests(requests);
+    }
+
+    /** One line of the audit log as a request on an object or a collection; empty for any other request. */
+    public static Optional<Request> parse(String line) {
+        JsonObject event = JsonParser.parseString(line).getAsJsonObject();
+        JsonObject ref = event.getAsJsonObject("objectRef");
+        if (ref == null) {
+            return Optional.empty();
+        }
+        JsonObject status = event.getAsJsonObject("responseStatus");
+        return Optional.of(new Request(event.get("stage").getAsString(),
+                Instant.parse(event.get("requestReceivedTimestamp").getAsString()),
+                Instant.parse(event.get("stageTimestamp").getAsString()),
+                event.has("userAgent") ? event.get("userAgent").getAsString() : "",
+                event.get("verb").getAsString(), ref.get("resource").getAsString(),
+                ref.has("name") ? ref.get("name").getAsString() : "",
+                status != null && status.has("code") ? status.get("code").getAsInt() : 0));
     }
 
     public List<Request> all() {
