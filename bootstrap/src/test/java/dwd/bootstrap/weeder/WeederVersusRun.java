@@ -6,6 +6,7 @@ import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.bootstrap.DwdProcess;
 import dwd.bootstrap.WeederObjects;
 import dwd.bootstrap.bench.Implementation;
+import dwd.bootstrap.bench.LogTail;
 import dwd.bootstrap.weeder.AuditedRequests.Request;
 import dwd.bootstrap.weeder.WatchedArrivals.Arrival;
 import io.kubernetes.client.openapi.ApiClient;
@@ -21,8 +22,6 @@ import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,8 +68,8 @@ public final class WeederVersusRun {
     private final Path config;
     private final Path kubeconfig;
     private int trials;
-    /** How much of the audit log {@link #watching} has read. */
-    private long auditRead;
+    /** What {@link #watching} has not read yet of the audit log. */
+    private final LogTail auditTail;
 
     private WeederVersusRun(Implementation implementation, Path dir, String jvmOptions, Path auditLog,
             LocalControlPlane controlPlane) throws IOException {
@@ -78,6 +77,7 @@ public final class WeederVersusRun {
         this.dir = dir;
         this.jvmOptions = jvmOptions;
         this.auditLog = auditLog;
+        this.auditTail = new LogTail(auditLog);
         this.controlPlane = controlPlane;
         this.client = controlPlane.newApiClient(Duration.ofSeconds(30));
         this.readyClient = controlPlane.newApiClient(Duration.ofSeconds(30));
@@ -188,23 +188,9 @@ public final class WeederVersusRun {
 
     /** Reads only what the audit log gained since the last look: the harness must not compete with a starting process. */
     private boolean watching(Instant since) throws IOException {
-        try (var log = new RandomAccessFile(auditLog.toFile(), "r")) {
-            long length = log.length();
-            if (length <= auditRead) {
-                return false;
-            }
-            byte[] gained = new byte[(int) (length - auditRead)];
-            log.seek(auditRead);
-            log.readFully(gained);
-            String text = new String(gained, StandardCharsets.UTF_8);
-            int complete = text.lastIndexOf('\n') + 1;
-            auditRead += text.substring(0, complete).getBytes(StandardCharsets.UTF_8).length;
-            return text.substring(0, complete).lines().map(AuditedRequests::parse).flatMap(Optional::stream)
-                    .anyMatch(r -> r.by(implementation.userAgentPrefix()) && r.is("watch", "endpointslices")
-                            && !r.received().isBefore(since));
-        } catch (java.io.FileNotFoundException notYet) {
-            return false;
-        }
+        return auditTail.newLines().stream().map(AuditedRequests::parse).flatMap(Optional::stream)
+                .anyMatch(r -> r.by(implementation.userAgentPrefix()) && r.is("watch", "endpointslices")
+                        && !r.received().isBefore(since));
     }
 
     private void deleteLease() {
