@@ -51,8 +51,12 @@ class VersusBenchIT {
                 order.add(String.join(" then ", pair.stream().map(Implementation::label).toList()));
                 if (settings.shoots() > 0) {
                     for (Implementation implementation : pair) {
-                        table.add(implementation, repeat, ProberVersusRun.run(implementation, settings,
-                                out.resolve("repeat-" + repeat).resolve(implementation.label() + "-prober")));
+                        Path dir = out.resolve("repeat-" + repeat).resolve(implementation.label() + "-prober");
+                        try {
+                            table.add(implementation, repeat, ProberVersusRun.run(implementation, settings, dir));
+                        } catch (Exception failed) {
+                            table.add(implementation, repeat, failure("Prober", dir, failed));
+                        }
                     }
                 }
                 if (settings.weeder()) {
@@ -60,10 +64,14 @@ class VersusBenchIT {
                         String load = ProcFs.loadAverage();
                         System.out.printf("bench-versus: %s weeder: load average %s at the start%n",
                                 implementation.label(), load);
-                        FirstDeletions deletions = WeederVersusRun.run(implementation,
-                                out.resolve("repeat-" + repeat).resolve(implementation.label() + "-weeder"),
-                                settings.weederJvm(), settings.warmTrials(), settings.freshTrials(), settings.weederIdle());
-                        table.add(implementation, repeat, weederFigures(load, deletions));
+                        Path dir = out.resolve("repeat-" + repeat).resolve(implementation.label() + "-weeder");
+                        try {
+                            FirstDeletions deletions = WeederVersusRun.run(implementation, dir, settings.weederJvm(),
+                                    settings.warmTrials(), settings.freshTrials(), settings.weederIdle());
+                            table.add(implementation, repeat, weederFigures(load, deletions));
+                        } catch (Exception failed) {
+                            table.add(implementation, repeat, failure("Weeder", dir, failed));
+                        }
                     }
                 }
             }
@@ -74,6 +82,13 @@ class VersusBenchIT {
         Files.writeString(out.resolve("result.md"), result);
         Files.writeString(settings.out().resolve("result-" + settings.shoots() + ".md"), result);
         System.out.println("\n" + result + "\n(also in " + out.resolve("result.md") + ")");
+    }
+
+    /** A run that failed (a process that exited, a start-up that never ended) is a row; the others go on. */
+    private static List<Figure> failure(String part, Path dir, Exception failed) {
+        failed.printStackTrace(System.out);
+        return List.of(Figure.text(part + " run failed (see " + dir + ")",
+                String.valueOf(failed.getMessage()).replace('|', '/').replace('\n', ' ')));
     }
 
     private static List<Figure> weederFigures(String load, FirstDeletions deletions) {
