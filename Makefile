@@ -16,7 +16,7 @@ help:
 	@echo "make bench          run the benchmarks"
 	@echo "make bench-scale N=250  one prober against N shoots (about 10 min + seeding; see docs/benchmarks.md)"
 	@echo "make bench-weeder   time the weeder's first deletion from outside ./dwd weeder (about 10 minutes)"
-	@echo "make bench-versus N=100  dwd and Gardener's original side by side, same harness, one table (builds the original)"
+	@echo "make bench-versus N=100  dwd and Gardener's original side by side in one harness and one table (about 35 min; builds the original once)"
 	@echo "make bench-image    measure the image: start-up with and without its AOT cache, memory and CPU of the roles"
 	@echo "make monitoring-picture  redraw docs/monitoring-meltdown.png from a real run (prometheus, chromium)"
 
