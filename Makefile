@@ -4,7 +4,7 @@
 MVN := scripts/mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: help test demo build app image control-plane mutation bench bench-scale bench-weeder bench-image monitoring-picture clean
+.PHONY: help test demo build app image control-plane original-dwd mutation bench bench-scale bench-weeder bench-versus bench-image monitoring-picture clean
 
 help:
 	@echo "make demo           play a meltdown and a recovery on a local control plane"
@@ -16,6 +16,7 @@ help:
 	@echo "make bench          run the benchmarks"
 	@echo "make bench-scale N=250  one prober against N shoots (about 10 min + seeding; see docs/benchmarks.md)"
 	@echo "make bench-weeder   time the weeder's first deletion from outside ./dwd weeder (about 10 minutes)"
+	@echo "make bench-versus N=100  dwd and Gardener's original side by side in one harness and one table (about 35 min; builds the original once)"
 	@echo "make bench-image    measure the image: start-up with and without its AOT cache, memory and CPU of the roles"
 	@echo "make monitoring-picture  redraw docs/monitoring-meltdown.png from a real run (prometheus, chromium)"
 
@@ -64,6 +65,30 @@ bench-scale: control-plane
 	  -Dit.test=ScaleBenchIT -Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true \
 	  -Ddwd.controlPlane.dir="$$(scripts/control-plane --path)" -Ddwd.bench.scale.shoots=$(N) $(BENCH_FLAGS)
 	@cat bootstrap/target/bench-scale/result-$(N).md
+
+## bench-versus: dwd and the original (Go, built by scripts/original-dwd) one after the other in the same harness,
+## one table with both columns and their ratio (opt-in, not part of make test). N shoots (0: the weeder only);
+## MINUTES the window, WARMUP its warm-up (s), REPEAT the pairs, WEEDER=0 skips the weeder part, WEEDER_TRIALS /
+## WEEDER_FRESH / WEEDER_IDLE its trials; BENCH_FLAGS adds -Ddwd.bench.versus.* settings (VersusSettings.java).
+MINUTES ?= 5
+WARMUP ?= 60
+REPEAT ?= 1
+WEEDER ?= 1
+WEEDER_TRIALS ?= 60
+WEEDER_FRESH ?= 50
+WEEDER_IDLE ?= 60
+bench-versus: control-plane original-dwd app
+	$(MVN) -pl bootstrap -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+	  -Dit.test=VersusBenchIT -Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true \
+	  -Ddwd.controlPlane.dir="$$(scripts/control-plane --path)" -Ddwd.bench.versus.original="$$(scripts/original-dwd --path)" \
+	  -Ddwd.bench.versus.shoots=$(N) -Ddwd.bench.versus.minutes=$(MINUTES) -Ddwd.bench.versus.warmUpSeconds=$(WARMUP) \
+	  -Ddwd.bench.versus.repeat=$(REPEAT) -Ddwd.bench.versus.weeder=$(if $(filter 0,$(WEEDER)),false,true) \
+	  -Ddwd.bench.versus.weederTrials=$(WEEDER_TRIALS) -Ddwd.bench.versus.weederFreshTrials=$(WEEDER_FRESH) \
+	  -Ddwd.bench.versus.weederIdleSeconds=$(WEEDER_IDLE) $(BENCH_FLAGS)
+	@cat bootstrap/target/bench-versus/result-$(N).md
+
+original-dwd:
+	@scripts/original-dwd >/dev/null
 
 bench-image: control-plane app
 	@scripts/image --bench

@@ -65,7 +65,12 @@ record BenchSettings(int shoots, int nodes, Duration window, Duration warmUp, bo
 
     /** Every k-th shoot melts down, for a fraction of 1/k. */
     boolean melts(int shoot) {
-        return meltdown > 0 && shoot % Math.max(1, Math.round(1 / meltdown)) == 0;
+        return everyKth(meltdown, shoot);
+    }
+
+    /** Whether {@code shoot} is one of every k-th shoots, counted from the first, for a fraction of 1/k. */
+    static boolean everyKth(double fraction, int shoot) {
+        return fraction > 0 && shoot % Math.max(1, Math.round(1 / fraction)) == 0;
     }
 
     /** Every k-th shoot, counted from the second, melts in the warm-up, unless it {@link #melts} later. */

@@ -145,12 +145,21 @@ final class ProcFs {
 
     /** MemAvailable in bytes. */
     static long memAvailable() {
+        return memInfo("MemAvailable:");
+    }
+
+    /** MemTotal in bytes. */
+    static long memTotal() {
+        return memInfo("MemTotal:");
+    }
+
+    private static long memInfo(String field) {
         for (String line : read(Path.of("/proc/meminfo")).split("\n")) {
-            if (line.startsWith("MemAvailable:")) {
+            if (line.startsWith(field)) {
                 return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
             }
         }
-        throw new IllegalStateException("no MemAvailable in /proc/meminfo");
+        throw new IllegalStateException("no " + field + " in /proc/meminfo");
     }
 
     /** The processes this JVM started, and theirs. */

@@ -5,8 +5,6 @@ import dwd.bootstrap.DwdProcess;
 import dwd.bootstrap.prober.PrometheusText;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,7 +99,7 @@ class ScaleBenchIT {
     }
 
     /** The seed's kube-apiserver and etcd, by what they run (the real shoot API servers' excluded). */
-    private static Map<String, List<Long>> seedProcesses(List<Long> before, List<Long> shootApiProcesses) {
+    static Map<String, List<Long>> seedProcesses(List<Long> before, List<Long> shootApiProcesses) {
         var processes = new LinkedHashMap<String, List<Long>>();
         for (long pid : ProcFs.descendants()) {
             if (before.contains(pid) || shootApiProcesses.contains(pid)) {
@@ -373,7 +371,7 @@ class ScaleBenchIT {
         byte[] cpuProfile(int seconds) throws IOException;
     }
 
-    private static SeedMetrics seedMetrics(LocalControlPlane seed, List<Long> etcd) {
+    static SeedMetrics seedMetrics(LocalControlPlane seed, List<Long> etcd) {
         ApiClient client = seed.newApiClient(Duration.ofSeconds(30));
         String etcdMetrics = etcd.stream().map(ScaleBenchIT::etcdClientUrl).flatMap(java.util.Optional::stream)
                 .findFirst().map(url -> url + "/metrics").orElse(null);
@@ -470,42 +468,6 @@ class ScaleBenchIT {
 
         double seconds(Snapshot earlier) {
             return (nanos - earlier.nanos) / 1e9;
-        }
-    }
-
-    /** The prober's log, read as it grows. */
-    static final class LogTail {
-        private final Path file;
-        private long offset;
-        private String partial = "";
-
-        LogTail(Path file) {
-            this.file = file;
-        }
-
-        List<String> newLines() throws IOException {
-            var lines = new ArrayList<String>();
-            try (var in = new RandomAccessFile(file.toFile(), "r")) {
-                long length = in.length();
-                if (length <= offset) {
-                    return lines;
-                }
-                byte[] bytes = new byte[(int) (length - offset)];
-                in.seek(offset);
-                in.readFully(bytes);
-                offset = length;
-                String text = partial + new String(bytes, StandardCharsets.UTF_8);
-                int end = text.lastIndexOf('\n');
-                partial = text.substring(end + 1);
-                if (end >= 0) {
-                    lines.addAll(text.substring(0, end).lines().toList());
-                }
-            }
-            return lines;
-        }
-
-        List<String> all() throws IOException {
-            return Files.readAllLines(file);
         }
     }
 }

@@ -47,9 +47,11 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 /**
  * The API servers of many shoots in one process, for the scale benchmark: one TLS port on loopback,
  * each shoot told apart by its bearer token. It answers what a probe reads ({@code GET /version},
- * the node list, the leases in {@code kube-node-lease}) with Kubernetes JSON, and 401 or 404 to
- * anything else. Every shoot has the same number of nodes; each node's kubelet renews its lease
- * every 10 s at a phase of its own, until {@link #expire} stops the kubelets of some shoots.
+ * the node list, the leases in {@code kube-node-lease}, and the discovery documents a client-go
+ * client reads to find nodes and leases) with Kubernetes JSON, and 401 or 404 to anything else.
+ * Every shoot has the same number of nodes; each node's kubelet renews its lease every 10 s at a
+ * phase of its own, until {@link #expire} stops the kubelets of some shoots ({@link #resume} starts
+ * them again). It records when each shoot's lease list was asked for: what a shoot sees of its probes.
  *
  * <p>HTTP/1.1 with keep-alive, one virtual thread per connection. It counts connections (each is
  * one TLS handshake) and requests, so the benchmark can tell how many handshakes a probe run costs.
@@ -65,6 +67,24 @@ final class ShootApiSimulator implements ShootApis {
             {"major":"1","minor":"31","gitVersion":"v1.31.4","gitCommit":"a78aa47129b8539636eb86a9d00e31b2720fe06b",\
             "gitTreeState":"clean","buildDate":"2024-12-10T11:36:09Z","goVersion":"go1.22.9","compiler":"gc",\
             "platform":"linux/amd64"}""".getBytes(StandardCharsets.UTF_8);
+    /** Discovery, for clients that resolve a resource's path before they list it (client-go's REST mapper). */
+    private static final Map<String, byte[]> DISCOVERY = Map.of(
+            "/api", """
+                    {"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[{"clientCIDR":"0.0.0.0/0",\
+                    "serverAddress":"127.0.0.1:443"}]}""".getBytes(StandardCharsets.UTF_8),
+            "/apis", """
+                    {"kind":"APIGroupList","apiVersion":"v1","groups":[{"name":"coordination.k8s.io",\
+                    "versions":[{"groupVersion":"coordination.k8s.io/v1","version":"v1"}],\
+                    "preferredVersion":{"groupVersion":"coordination.k8s.io/v1","version":"v1"}}]}"""
+                    .getBytes(StandardCharsets.UTF_8),
+            "/api/v1", """
+                    {"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"nodes","singularName":"node",\
+                    "namespaced":false,"kind":"Node","verbs":["get","list","watch"],"shortNames":["no"]}]}"""
+                    .getBytes(StandardCharsets.UTF_8),
+            "/apis/coordination.k8s.io/v1", """
+                    {"kind":"APIResourceList","apiVersion":"v1","groupVersion":"coordination.k8s.io/v1","resources":[\
+                    {"name":"leases","singularName":"lease","namespaced":true,"kind":"Lease",\
+                    "verbs":["get","list","watch"]}]}""".getBytes(StandardCharsets.UTF_8));
 
     private final int shoots;
     private final int nodesPerShoot;
@@ -77,6 +97,12 @@ final class ShootApiSimulator implements ShootApis {
     private final byte[][] nodeLists;
     /** Shoots whose kubelets stopped, with the renew times their leases keep. */
     private final Map<Integer, List<Instant>> frozen = new ConcurrentHashMap<>();
+    /** Shoots whose kubelets started again after they had stopped, and since when. */
+    private final Map<Integer, Instant> resumed = new ConcurrentHashMap<>();
+    /** Per shoot: when its lease list was asked for (epoch ms), in order. */
+    private final List<List<Long>> leaseListArrivals;
+    /** Paths asked for that the simulator does not serve (a client asking for something it should not need). */
+    private final Map<String, Long> unknownPaths = new ConcurrentHashMap<>();
     private final String caPem;
     private final SSLServerSocket server;
     private final Thread acceptor;
@@ -97,6 +123,10 @@ final class ShootApiSimulator implements ShootApis {
         this.tokens = new String[shoots];
         this.phases = new long[shoots][nodesPerShoot];
         this.nodeLists = new byte[shoots][];
+        this.leaseListArrivals = new ArrayList<>(shoots);
+        for (int shoot = 0; shoot < shoots; shoot++) {
+            leaseListArrivals.add(new ArrayList<>());
+        }
         var random = new SplittableRandom(20_261_121);
         var secure = new SecureRandom();
         for (int shoot = 0; shoot < shoots; shoot++) {
@@ -162,10 +192,44 @@ final class ShootApiSimulator implements ShootApis {
             for (int node = 0; node < nodesPerShoot; node++) {
                 times.add(lastRenewal(shoot, node, at));
             }
+            resumed.remove(shoot);
             frozen.put(shoot, List.copyOf(times));
             renewTimes.put(shoot, List.copyOf(times));
         }
         return renewTimes;
+    }
+
+    /**
+     * Starts the stopped kubelets of these shoots again at {@code at}: each renews its lease at its next
+     * beat from then on.
+     *
+     * @return per shoot, the instants its leases are renewed first
+     */
+    Map<Integer, List<Instant>> resume(List<Integer> shootsToResume, Instant at) {
+        var firstRenewals = new HashMap<Integer, List<Instant>>();
+        for (int shoot : shootsToResume) {
+            var times = new ArrayList<Instant>(nodesPerShoot);
+            for (int node = 0; node < nodesPerShoot; node++) {
+                Instant last = lastRenewal(shoot, node, at);
+                times.add(last.equals(at) ? last : last.plus(RENEW_INTERVAL));
+            }
+            resumed.put(shoot, at);
+            firstRenewals.put(shoot, List.copyOf(times));
+        }
+        return firstRenewals;
+    }
+
+    /** When shoot {@code shoot}'s lease list was asked for, in epoch milliseconds, in order. */
+    List<Long> leaseListArrivals(int shoot) {
+        List<Long> arrivals = leaseListArrivals.get(shoot);
+        synchronized (arrivals) {
+            return List.copyOf(arrivals);
+        }
+    }
+
+    /** Paths asked for that the simulator answered with 404, and how often. */
+    Map<String, Long> unknownPaths() {
+        return Map.copyOf(unknownPaths);
     }
 
     /** Connections accepted with a completed TLS handshake, since the start. */
@@ -256,8 +320,15 @@ final class ShootApiSimulator implements ShootApis {
         } else if (path.equals("/api/v1/nodes")) {
             write(out, 200, nodeList(shoot), request.closeAfter());
         } else if (path.equals("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases")) {
+            List<Long> arrivals = leaseListArrivals.get(shoot);
+            synchronized (arrivals) {
+                arrivals.add(System.currentTimeMillis());
+            }
             write(out, 200, leaseList(shoot, Instant.now()), request.closeAfter());
+        } else if (DISCOVERY.containsKey(path)) {
+            write(out, 200, DISCOVERY.get(path), request.closeAfter());
         } else {
+            unknownPaths.merge(path, 1L, Long::sum);
             write(out, 404, status(404, "NotFound", "the server could not find the requested resource"),
                     request.closeAfter());
         }
@@ -293,11 +364,15 @@ final class ShootApiSimulator implements ShootApis {
 
     private byte[] leaseList(int shoot, Instant now) {
         List<Instant> kept = frozen.get(shoot);
+        Instant resumedAt = resumed.get(shoot);
         var json = new StringBuilder(512 * nodesPerShoot)
                 .append("{\"kind\":\"LeaseList\",\"apiVersion\":\"coordination.k8s.io/v1\",\"metadata\":{\"resourceVersion\":\"")
                 .append(now.toEpochMilli()).append("\"},\"items\":[");
         for (int node = 0; node < nodesPerShoot; node++) {
-            Instant renewed = kept != null ? kept.get(node) : lastRenewal(shoot, node, now);
+            Instant renewed = lastRenewal(shoot, node, now);
+            if (kept != null && (resumedAt == null || renewed.isBefore(resumedAt))) {
+                renewed = kept.get(node);
+            }
             json.append(node == 0 ? "" : ",").append(NodeJson.lease(nodeName(shoot, node), MICRO_TIME.format(renewed)));
         }
         return json.append("]}").toString().getBytes(StandardCharsets.UTF_8);

@@ -17,17 +17,18 @@ import okhttp3.Response;
 import org.awaitility.Awaitility;
 
 /**
- * An outside observer: watches pods and EndpointSlices in one namespace and records when each
- * event arrived ({@link System#nanoTime()}). Both watches come from the API server's watch cache,
+ * An outside observer: watches pods and EndpointSlices in one namespace (or in all) and records when
+ * each event arrived ({@link System#nanoTime()}). Both watches come from the API server's watch cache,
  * so the time between two arrivals is the time between the two writes, plus jitter of delivery.
  */
-final class WatchedArrivals implements AutoCloseable {
+public final class WatchedArrivals implements AutoCloseable {
 
-    /** One watch event: when it arrived, its type, the object's kind, name and UID, and the object. */
-    record Arrival(long nanos, String type, String kind, String name, String uid, JsonObject object) {
+    /** One watch event: when it arrived, its type, the object's kind, namespace, name and UID, and the object. */
+    public record Arrival(long nanos, String type, String kind, String namespace, String name, String uid,
+                          JsonObject object) {
 
         /** For a slice: whether its first endpoint is ready. */
-        boolean sliceReady() {
+        public boolean sliceReady() {
             var endpoints = object.getAsJsonArray("endpoints");
             if (endpoints == null || endpoints.isEmpty()) {
                 return false;
@@ -41,10 +42,11 @@ final class WatchedArrivals implements AutoCloseable {
     private final List<Arrival> arrivals = new ArrayList<>();
     private final List<Call> calls = new ArrayList<>();
 
-    /** @param watchClient a client with read timeout 0 */
-    WatchedArrivals(ApiClient watchClient, String namespace) {
-        watch(watchClient, "Pod", "/api/v1/namespaces/" + namespace + "/pods?watch=true");
-        watch(watchClient, "EndpointSlice", "/apis/discovery.k8s.io/v1/namespaces/" + namespace + "/endpointslices?watch=true");
+    /** @param watchClient a client with read timeout 0; {@code namespace} {@code null} watches every namespace */
+    public WatchedArrivals(ApiClient watchClient, String namespace) {
+        String in = namespace == null ? "" : "/namespaces/" + namespace;
+        watch(watchClient, "Pod", "/api/v1" + in + "/pods?watch=true");
+        watch(watchClient, "EndpointSlice", "/apis/discovery.k8s.io/v1" + in + "/endpointslices?watch=true");
     }
 
     private void watch(ApiClient client, String kind, String path) {
@@ -57,7 +59,8 @@ final class WatchedArrivals implements AutoCloseable {
                     JsonObject event = JsonParser.parseString(line).getAsJsonObject();
                     JsonObject object = event.getAsJsonObject("object");
                     JsonObject meta = object.getAsJsonObject("metadata");
-                    record(new Arrival(now, event.get("type").getAsString(), kind, meta.get("name").getAsString(),
+                    record(new Arrival(now, event.get("type").getAsString(), kind,
+                            meta.has("namespace") ? meta.get("namespace").getAsString() : "", meta.get("name").getAsString(),
                             meta.get("uid").getAsString(), object));
                 }
             } catch (IOException | RuntimeException closed) {
@@ -75,7 +78,7 @@ final class WatchedArrivals implements AutoCloseable {
     }
 
     /** Waits for the first event that matches (up to {@code atMost}). */
-    Arrival await(String what, Duration atMost, Predicate<Arrival> which) {
+    public Arrival await(String what, Duration atMost, Predicate<Arrival> which) {
         return Awaitility.await(what).atMost(atMost).pollInterval(Duration.ofMillis(2))
                 .until(() -> first(which), Optional::isPresent).orElseThrow();
     }
