@@ -31,6 +31,11 @@ import org.apache.logging.log4j.Logger;
  * its own and a short call timeout. A write that fails (403 without RBAC for events, 5xx, timeout)
  * is counted and logged (the first of each kind at WARN, the rest at DEBUG), never retried, and
  * never reaches the action that produced the event.
+ *
+ * <p>Before its first write the thread asks once whether this identity may create Events in every
+ * namespace ({@link EventPermission}). If not (Gardener's roles grant Events in {@code garden}
+ * only), Events are off: one line says so and names the rule that turns them on, and every Event is
+ * counted as not sent ({@link #off()}) instead of being refused by the API server one by one.
  */
 public final class KubernetesEventRecorder implements EventRecorder, AutoCloseable {
 
@@ -47,10 +52,12 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong notSent = new AtomicLong();
     private final AtomicLong lastNameNanos = new AtomicLong();
     private final Set<ApiFailure.Kind> failureKindsLogged = ConcurrentHashMap.newKeySet();
     private final OutageLog outages;
     private volatile boolean closed;
+    private volatile boolean off;
 
     /**
      * @param newSeedClient       makes a new client for the seed; this recorder owns the one it takes
@@ -79,7 +86,9 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
 
     @Override
     public void record(Event event) {
-        if (closed || !queue.offer(event)) {
+        if (off) {
+            notSent.incrementAndGet();
+        } else if (closed || !queue.offer(event)) {
             long count = dropped.incrementAndGet();
             if (count == 1 || count % 100 == 0) {
                 LOG.warn("Kubernetes Event dropped ({} so far): the event queue is full or closed", count);
@@ -102,7 +111,19 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
         return dropped.get();
     }
 
+    /** Events not sent because this identity may not create them (Events are off). */
+    public long off() {
+        return notSent.get();
+    }
+
     private void writeLoop() {
+        if (EventPermission.ask(client, CALL_TIMEOUT) == EventPermission.DENIED) {
+            off = true;
+            LOG.info("Kubernetes Events are off: this identity may not create events.k8s.io Events in all namespaces"
+                    + " (dwd writes them about shoot Deployments and pods; Gardener's roles grant Events in garden only)."
+                    + " To turn them on, bind a ClusterRole with the rule {} to it; Events not sent are counted in"
+                    + " dwd_events_total{result=\"off\"}", EventPermission.RULE);
+        }
         while (!closed || !queue.isEmpty()) {
             Event event;
             try {
@@ -115,6 +136,10 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
     }
 
     private void write(Event event) {
+        if (off) {
+            notSent.incrementAndGet();
+            return;
+        }
         String namespace = event.regarding().namespace();
         String action = "writing Event " + event.reason() + " about " + event.regarding().kind() + " "
                 + namespace + "/" + event.regarding().name();
