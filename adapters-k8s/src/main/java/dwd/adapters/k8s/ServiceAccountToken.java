@@ -17,12 +17,14 @@ import org.apache.logging.log4j.Logger;
  * The bearer token of a pod's service account, read from its file as client-go reads it: the kubelet
  * replaces a projected token long before it expires (at 80 % of its lifetime), so the file is read
  * again once the token in hand is {@link #REREAD_AFTER} old, and at once after the API server
- * answered 401 to a request sent with a token read before that request. One instance serves every
- * client of a process (as an OkHttp interceptor), so the file is read about once a minute in all.
+ * answered 401. One instance serves every client of a process (as an OkHttp interceptor), so the
+ * file is read about once a minute in all.
  *
  * <p>Beyond client-go: a request answered 401 is sent once more when the file then holds another
- * token, so that the request the rotation caught succeeds too (401 means the server did nothing).
- * A file that cannot be read keeps the token in hand, with one warning per failure streak.
+ * token, so that the request the rotation caught succeeds too (401 means the server did nothing);
+ * and every 401 reads the file (client-go skips that when another request read it meanwhile, which
+ * can hand the caller a 401 the file's token would have avoided). A file that cannot be read keeps
+ * the token in hand, with one warning per failure streak.
  */
 public final class ServiceAccountToken implements Interceptor {
 
@@ -80,24 +82,21 @@ public final class ServiceAccountToken implements Interceptor {
         return token;
     }
 
-    /** client-go's reset: the token in hand was refused, unless it was read after {@code sentAt}. */
-    private synchronized void refused(Instant sentAt) {
-        if (readAt != null && !readAt.isAfter(sentAt)) {
-            readAt = null;
-        }
+    /** The file's token now: after a 401, whatever the age of the token in hand. */
+    private synchronized String reread() {
+        readAt = null;
+        return current();
     }
 
     @Override
     public Response intercept(Chain chain) throws IOException {
         Request request = chain.request();
-        Instant sentAt = clock.instant();
         String sent = current();
         Response response = chain.proceed(authorized(request, sent));
         if (response.code() != 401) {
             return response;
         }
-        refused(sentAt);
-        String fresh = current();
+        String fresh = reread();
         if (fresh.equals(sent)) {
             return response;
         }

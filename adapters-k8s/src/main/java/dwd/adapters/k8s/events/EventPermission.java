@@ -3,6 +3,8 @@ package dwd.adapters.k8s.events;
 import com.google.gson.JsonObject;
 import dwd.adapters.k8s.ApiFailures;
 import dwd.adapters.k8s.JsonCalls;
+import dwd.adapters.k8s.watch.OutageLog;
+import dwd.application.port.out.ApiFailure;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
@@ -19,7 +21,9 @@ import java.time.Duration;
 enum EventPermission {
     ALLOWED,
     DENIED,
-    /** The review failed (for instance the seed did not answer): Events are tried, and their failures counted. */
+    /** The review got no answer (the seed unreachable, overloaded): asked again before the next write. */
+    UNANSWERED,
+    /** The review itself was refused or failed otherwise: Events are tried, and their failures counted. */
     UNKNOWN;
 
     /** The rule that grants what the review asks, as an operator writes it into a ClusterRole. */
@@ -36,7 +40,9 @@ enum EventPermission {
                             .buildCall(null), timeout));
             JsonObject status = answer.getAsJsonObject("status");
             return status != null && status.has("allowed") && status.get("allowed").getAsBoolean() ? ALLOWED : DENIED;
-        } catch (RuntimeException e) { // an ApiFailure among them: Events are then tried, and their failures counted
+        } catch (ApiFailure failure) {
+            return OutageLog.isOutage(failure) ? UNANSWERED : UNKNOWN;
+        } catch (RuntimeException unexpected) {
             return UNKNOWN;
         }
     }
