@@ -123,7 +123,7 @@ class GardenerSwapInIT {
         }
         old.forEach(tokens.getFirst()::awaitRefused);
 
-        await("the first probe after the rotation (Gardener's initialDelay: 30 s)").atMost(Duration.ofSeconds(90))
+        await("a healthy probe (Gardener's initialDelay: 30 s)").atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> proberLeader.log().contains(shoot + ": lease probe: SCALE_UP"));
         crashLoop.etcdTurnsReady();
