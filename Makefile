@@ -4,7 +4,7 @@
 MVN := scripts/mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: help test demo build app image control-plane original-dwd mutation bench bench-scale bench-weeder bench-versus bench-image monitoring-picture clean
+.PHONY: help test demo build app image control-plane original-dwd mutation bench bench-scale bench-weeder bench-versus bench-image bench-image-memory monitoring-picture clean
 
 help:
 	@echo "make demo           play a meltdown and a recovery on a local control plane"
@@ -18,11 +18,13 @@ help:
 	@echo "make bench-weeder   time the weeder's first deletion from outside ./dwd weeder (about 10 minutes)"
 	@echo "make bench-versus N=100  dwd and Gardener's original side by side in one harness and one table (about 35 min; builds the original once)"
 	@echo "make bench-image    measure the image: start-up with and without its AOT cache, memory and CPU of the roles"
+	@echo "make bench-image-memory N=1000  the prober in the image under Gardener's 512Mi limit against N shoots (MINUTES=10)"
 	@echo "make monitoring-picture  redraw docs/monitoring-meltdown.png from a real run (prometheus, chromium)"
 
 ## test: the whole verification — unit, ArchUnit, integration on a real kube-apiserver, launch smoke test.
 test: control-plane
 	@command -v podman >/dev/null || echo "make test: podman is not installed, so the image tests skip (apt-get install -y podman runc)"
+	@command -v slirp4netns >/dev/null || echo "make test: slirp4netns is not installed, so GardenerSwapInIT skips (apt-get install -y slirp4netns)"
 	DWD_CONTROL_PLANE_DIR="$$(scripts/control-plane --path)" $(MVN) verify
 
 build:
@@ -93,6 +95,18 @@ original-dwd:
 bench-image: control-plane app
 	@scripts/image --bench
 	@scripts/image --resources
+
+## bench-image-memory: the prober in the image under a memory limit (Gardener's: MEMORY=512m) with Gardener's
+## flags and the image's own JVM settings, against N simulated shoots for MINUTES minutes after a minute of
+## warm-up: OOM kills, the container's memory, the heap, probe lateness (docs/benchmarks.md, docs/deploy.md).
+MINUTES ?= 10
+MEMORY ?= 512m
+bench-image-memory: control-plane
+	$(MVN) -pl bootstrap -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+	  -Dit.test=ImageMemoryBenchIT -Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true \
+	  -Ddwd.controlPlane.dir="$$(scripts/control-plane --path)" -Ddwd.bench.imageMemory.shoots=$(N) \
+	  -Ddwd.bench.imageMemory.minutes=$(MINUTES) -Ddwd.bench.imageMemory.memory=$(MEMORY) $(BENCH_FLAGS)
+	@cat bootstrap/target/bench-image-memory/result-$(N).md
 
 ## monitoring-picture: MonitoringIT (real Prometheus, real dwd) drawing the dashboard's key panels with headless Chromium.
 monitoring-picture: control-plane

@@ -67,7 +67,7 @@ public final class ContainerImage {
     }
 
     /** podman with the OCI runtime (runc where installed) and the process limits this machine grants. */
-    static List<String> podman(String... args) throws IOException, InterruptedException {
+    public static List<String> podman(String... args) throws IOException, InterruptedException {
         var command = new ArrayList<String>(List.of("podman"));
         if (onPath("runc")) {
             command.addAll(List.of("--runtime", "runc"));
@@ -101,6 +101,40 @@ public final class ContainerImage {
         return new Container(name, DwdProcess.start(command, dir.resolve(name + ".log"), metricsPort, healthPort));
     }
 
+    /**
+     * Starts a container of the image named {@code name} with exactly {@code podmanFlags} (and the machine's
+     * process limits) and the image's entrypoint or the one the flags name, with {@code args} after the
+     * image (output in {@code dir/name.log}); {@code metricsPort} is where the test reads its metrics.
+     */
+    public Container startWith(Path dir, String name, List<String> podmanFlags, List<String> args, int metricsPort)
+            throws IOException, InterruptedException {
+        String files = run(List.of("sh", "-c", "ulimit -n")).output().strip();
+        var command = new ArrayList<>(podman("run", "--rm", "--name", name, "--ulimit", "nofile=" + files + ":" + files,
+                "--ulimit", "nproc=4096:4096"));
+        command.addAll(podmanFlags);
+        command.add(id);
+        command.addAll(args);
+        return new Container(name, DwdProcess.start(command, dir.resolve(name + ".log"), metricsPort, -1));
+    }
+
+    /**
+     * Runs a container of the image to its end with exactly {@code podmanFlags} (and the machine's process
+     * limits) and {@code args} after the image.
+     */
+    public Result runWith(String name, List<String> podmanFlags, String... args) throws IOException, InterruptedException {
+        String files = run(List.of("sh", "-c", "ulimit -n")).output().strip();
+        var command = new ArrayList<>(podman("run", "--rm", "--name", name, "--ulimit", "nofile=" + files + ":" + files,
+                "--ulimit", "nproc=4096:4096"));
+        command.addAll(podmanFlags);
+        command.add(id);
+        command.addAll(List.of(args));
+        try {
+            return run(command);
+        } finally {
+            remove(name);
+        }
+    }
+
     /** Runs {@code dwd <args>} in a container to its end. */
     public Result run(String name, String... args) throws IOException, InterruptedException {
         var command = new ArrayList<>(podman("run", "--rm"));
@@ -112,6 +146,11 @@ public final class ContainerImage {
         } finally {
             remove(name);
         }
+    }
+
+    /** Runs {@code podman <args>} to its end (within 2 minutes). */
+    public static Result podmanCommand(String... args) throws IOException, InterruptedException {
+        return run(podman(args));
     }
 
     /** The image's labels. */

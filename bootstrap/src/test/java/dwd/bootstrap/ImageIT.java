@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -56,10 +58,45 @@ class ImageIT {
     @Test
     void itRunsAsTheNonRootUserAndStartsDwdFromTheAotCache() throws Exception {
         assertThat(image.configuration("User")).isEqualTo("\"65532:65532\"");
-        assertThat(image.configuration("Entrypoint")).startsWith("[\"/opt/java/bin/java\",\"@/app/jvm.args\"")
-                .contains("\"-XX:AOTCache=/app/dwd.aot\"", "\"--module\",\"dwd.bootstrap/dwd.bootstrap.Main\"");
+        assertThat(image.configuration("Entrypoint")).isEqualTo("[\"/usr/local/bin/dependency-watchdog\"]");
         ContainerImage.Result help = image.run("dwd-it-help-" + ProcessHandle.current().pid(), "--help");
         assertThat(help.exitCode()).isZero();
         assertThat(help.output()).as("no JVM warning (a cache the JVM refuses prints one)").startsWith("Usage: dwd");
+    }
+
+    /**
+     * gardenlet's command is the original's binary path: the launcher there starts dwd with the image's JVM
+     * settings. Under Gardener's memory limit, {@code -XX:AOTMode=on} (the JVM refuses to start unless it can
+     * use the AOT cache) proves that the launcher's flags are the training run's, and the heap is sized from
+     * the limit (65 %) by the collector the JVM picks for it (Serial below 1,792 MB).
+     */
+    @Test
+    void gardenersCommandPathStartsDwdFromTheAotCacheWithTheImagesHeapSizing() throws Exception {
+        String name = "dwd-it-gardener-path-" + ProcessHandle.current().pid();
+        var gardenlet = List.of("--entrypoint", "/usr/local/bin/dependency-watchdog", "--memory=512m");
+        ContainerImage.Result version = image.runWith(name, gardenlet, "version");
+        assertThat(version.exitCode()).as(version.output()).isZero();
+        assertThat(VERSION.matcher(version.output()).matches()).as("printed: %s", version.output()).isTrue();
+
+        var withCacheRequired = new ArrayList<>(gardenlet);
+        withCacheRequired.addAll(List.of("-e", "JDK_JAVA_OPTIONS=-XX:AOTMode=on -XX:+PrintFlagsFinal"));
+        ContainerImage.Result flags = image.runWith(name, withCacheRequired, "version");
+        assertThat(flags.exitCode()).as("started with the AOT cache required:%n%s", flags.output()).isZero();
+        assertThat(flag(flags.output(), "UseSerialGC")).isEqualTo("true");
+        double heapShare = Long.parseLong(flag(flags.output(), "MaxHeapSize")) / (512.0 * 1024 * 1024);
+        assertThat(heapShare).as("the heap's share of the limit").isBetween(0.6, 0.66);
+
+        var mismatched = new ArrayList<>(gardenlet);
+        mismatched.addAll(List.of("-e", "JDK_JAVA_OPTIONS=-XX:AOTMode=on --add-exports=java.base/sun.nio.ch=ALL-UNNAMED"));
+        ContainerImage.Result refused = image.runWith(name, mismatched, "version");
+        assertThat(refused.exitCode()).as("the check bites: a flag the training run lacked").isNotZero();
+        assertThat(refused.output()).contains("Unable to use AOT cache");
+    }
+
+    /** A flag's value as {@code -XX:+PrintFlagsFinal} prints it. */
+    private static String flag(String output, String name) {
+        Matcher line = Pattern.compile("^\\s*\\S+\\s+" + name + "\\s+=\\s+(\\S+)", Pattern.MULTILINE).matcher(output);
+        assertThat(line.find()).as("%s in the JVM's flags", name).isTrue();
+        return line.group(1);
     }
 }

@@ -48,19 +48,22 @@ public final class ProcessMetrics implements AutoCloseable {
     }
 
     /**
-     * {@code dwd_events_total{result}}: Kubernetes Events written, failed and dropped, read from
-     * {@code recorder} (which the caller keeps alive: meters hold their source weakly).
+     * {@code dwd_events_total{result}}: Kubernetes Events written, failed, dropped and not sent because
+     * Events are off (no permission), read from {@code recorder} (which the caller keeps alive: meters hold
+     * their source weakly).
      */
     public static <T> void eventCounts(MeterRegistry registry, T recorder, ToLongFunction<T> written,
-            ToLongFunction<T> failed, ToLongFunction<T> dropped) {
+            ToLongFunction<T> failed, ToLongFunction<T> dropped, ToLongFunction<T> off) {
         eventCount(registry, recorder, "written", written);
         eventCount(registry, recorder, "failed", failed);
         eventCount(registry, recorder, "dropped", dropped);
+        eventCount(registry, recorder, "off", off);
     }
 
     private static <T> void eventCount(MeterRegistry registry, T recorder, String result, ToLongFunction<T> count) {
         FunctionCounter.builder("dwd.events", recorder, source -> count.applyAsLong(source)).tag("result", result)
-                .description("Kubernetes Events by result (written, failed: refused or error, dropped: queue full)")
+                .description("Kubernetes Events by result (written, failed: refused or error, dropped: queue full,"
+                        + " off: not sent, this identity may not create Events)")
                 .register(registry);
     }
 

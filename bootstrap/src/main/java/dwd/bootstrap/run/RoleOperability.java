@@ -126,7 +126,7 @@ public final class RoleOperability {
         this.events = new KubernetesEventRecorder(seed, settings.reportingController(),
                 KubernetesEventRecorder.instanceName(identity.host()), EVENT_QUEUE, seed.outages());
         ProcessMetrics.eventCounts(registry, events, KubernetesEventRecorder::written, KubernetesEventRecorder::failed,
-                KubernetesEventRecorder::dropped);
+                KubernetesEventRecorder::dropped, KubernetesEventRecorder::off);
     }
 
     /** Sets up everything but the role's work; nothing runs or listens yet (the event writer waits for events). */

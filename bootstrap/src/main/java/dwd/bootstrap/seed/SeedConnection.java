@@ -1,6 +1,7 @@
 package dwd.bootstrap.seed;
 
 import dwd.adapters.k8s.ClientSideThrottle;
+import dwd.adapters.k8s.InClusterConfig;
 import dwd.adapters.k8s.input.TextInput;
 import dwd.adapters.k8s.input.UnusableInput;
 import dwd.adapters.k8s.input.YamlParsers;
@@ -12,14 +13,15 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
  * How to reach the seed's API server, resolved in the original's order: the {@code --kubeconfig}
- * flag, then {@code $KUBECONFIG}, then the in-cluster service account, then
- * {@code ~/.kube/config}. {@link #newClient()} gives every user its own client (watches need
+ * flag, then {@code $KUBECONFIG}, then the in-cluster service account (whose rotating token is read
+ * again as client-go reads it: {@link InClusterConfig}), then {@code ~/.kube/config}. {@link #newClient()} gives every user its own client (watches need
  * their own, with read timeout 0; writers their own call timeouts).
  *
  * <p>A connection may be {@linkplain #throttledBy throttled}: its clients then share the client-side
@@ -107,17 +109,10 @@ public final class SeedConnection implements Supplier<ApiClient> {
             }
             throw new IllegalArgumentException("$KUBECONFIG=" + fromEnvironment + " names no readable file");
         }
-        if (environment.containsKey("KUBERNETES_SERVICE_HOST")
-                && Files.isRegularFile(Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token"))) {
-            String server = "https://" + environment.get("KUBERNETES_SERVICE_HOST") + ":"
-                    + environment.getOrDefault("KUBERNETES_SERVICE_PORT", "443");
-            return new SeedConnection("in-cluster service account", server, () -> {
-                try {
-                    return ClientBuilder.cluster().build();
-                } catch (IOException e) {
-                    throw new IllegalStateException("in-cluster configuration cannot be read: " + e.getMessage(), e);
-                }
-            });
+        var inCluster = InClusterConfig.find(environment, InClusterConfig.SERVICE_ACCOUNT, Clock.systemUTC());
+        if (inCluster.isPresent()) {
+            InClusterConfig config = inCluster.get();
+            return new SeedConnection("in-cluster service account", config.server(), config::newClient);
         }
         Path defaultFile = home.resolve(".kube").resolve("config");
         if (Files.isRegularFile(defaultFile)) {

@@ -24,7 +24,6 @@ final class BenchReport {
     private static final String REQUESTS = "dwd_api_requests_total";
     private static final String LATENCY = "dwd_api_request_duration_seconds";
     private static final String RESULTS = "dwd_probe_results_total";
-    private static final String LATENESS = "dwd_probe_lateness_seconds";
 
     private final BenchSettings settings;
     private final Instant started;
@@ -393,21 +392,7 @@ final class BenchReport {
 
     /** The smallest bucket bound that holds at least {@code q} of the runs in the window. */
     private static String quantile(Snapshot after, Snapshot before, double q) {
-        double count = delta(after, before, LATENESS + "_count", Map.of());
-        var buckets = new TreeMap<Double, Double>();
-        for (PrometheusText.Sample sample : after.metrics().find(LATENESS + "_bucket", Map.of())) {
-            String le = sample.labels().get("le");
-            if (!le.equals("+Inf")) {
-                buckets.put(Double.parseDouble(le), delta(after, before, LATENESS + "_bucket", Map.of("le", le)));
-            }
-        }
-        for (var bucket : buckets.entrySet()) {
-            if (bucket.getValue() >= q * count) {
-                return bucket.getKey() < 1 ? String.format(Locale.ROOT, "≤ %.0f ms", bucket.getKey() * 1000)
-                        : String.format(Locale.ROOT, "≤ %.0f s", bucket.getKey());
-            }
-        }
-        return buckets.isEmpty() ? "n/a" : String.format(Locale.ROOT, "> %.0f s", buckets.lastKey());
+        return Lateness.quantile(after.metrics(), before.metrics(), q);
     }
 
     /** Per shoot, the seconds from its crossing to the instant {@code written} gives it (shoots without one left out), sorted. */

@@ -22,7 +22,7 @@ import java.util.Map;
  * kube-apiserver-0 (labels matched by Gardener's weeder config) is in CrashLoopBackOff; there is no
  * kubelet, so the fixture writes the pod's status itself.
  */
-final class CrashLoopingApiServer {
+public final class CrashLoopingApiServer {
 
     static final String POD = "kube-apiserver-0";
 
@@ -35,7 +35,7 @@ final class CrashLoopingApiServer {
     }
 
     /** Creates the not-ready endpoint slice of etcd-main-client and the crash-looping kube-apiserver pod. */
-    static CrashLoopingApiServer create(ApiClient client, String namespace) throws ApiException {
+    public static CrashLoopingApiServer create(ApiClient client, String namespace) throws ApiException {
         var core = new CoreV1Api(client);
         new DiscoveryV1Api(client).createNamespacedEndpointSlice(namespace, new V1EndpointSlice()
                 .metadata(new V1ObjectMeta().name("etcd-main-client-x").labels(Map.of("kubernetes.io/service-name", "etcd-main-client")))
@@ -55,18 +55,18 @@ final class CrashLoopingApiServer {
     }
 
     /** etcd-main-client's endpoint turns ready. */
-    void etcdTurnsReady() throws ApiException {
+    public void etcdTurnsReady() throws ApiException {
         patch(client, () -> new DiscoveryV1Api(client).patchNamespacedEndpointSlice("etcd-main-client-x", namespace,
                 new V1Patch("{\"endpoints\":[{\"addresses\":[\"10.0.0.1\"],\"conditions\":{\"ready\":true}}]}")).buildCall(null));
     }
 
     /** How many pods the namespace holds (deleted ones included until they are gone). */
-    int pods() throws ApiException {
+    public int pods() throws ApiException {
         return new CoreV1Api(client).listNamespacedPod(namespace).execute().getItems().size();
     }
 
     /** Whether every pod in the namespace is deleted or being deleted. */
-    boolean podDeleted() throws ApiException {
+    public boolean podDeleted() throws ApiException {
         return new CoreV1Api(client).listNamespacedPod(namespace).execute().getItems().stream()
                 .allMatch(pod -> pod.getMetadata().getDeletionTimestamp() != null);
     }

@@ -31,12 +31,19 @@ import org.apache.logging.log4j.Logger;
  * its own and a short call timeout. A write that fails (403 without RBAC for events, 5xx, timeout)
  * is counted and logged (the first of each kind at WARN, the rest at DEBUG), never retried, and
  * never reaches the action that produced the event.
+ *
+ * <p>The thread first asks whether this identity may create Events in every namespace
+ * ({@link EventPermission}), until the API server answers. If not
+ * (Gardener's roles grant Events in {@code garden} only), Events are off: one line says so and names
+ * the rule that turns them on, and every Event is counted as not sent ({@link #off()}) instead of
+ * being refused by the API server one by one.
  */
 public final class KubernetesEventRecorder implements EventRecorder, AutoCloseable {
 
     private static final Logger LOG = LogManager.getLogger();
     private static final int NOTE_LIMIT = 1024;
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration PERMISSION_BACK_OFF_MAX = Duration.ofSeconds(30);
 
     private final ApiClient client;
     private final EventsV1Api api;
@@ -47,10 +54,12 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong notSent = new AtomicLong();
     private final AtomicLong lastNameNanos = new AtomicLong();
     private final Set<ApiFailure.Kind> failureKindsLogged = ConcurrentHashMap.newKeySet();
     private final OutageLog outages;
     private volatile boolean closed;
+    private volatile boolean off;
 
     /**
      * @param newSeedClient       makes a new client for the seed; this recorder owns the one it takes
@@ -79,7 +88,9 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
 
     @Override
     public void record(Event event) {
-        if (closed || !queue.offer(event)) {
+        if (off) {
+            notSent.incrementAndGet();
+        } else if (closed || !queue.offer(event)) {
             long count = dropped.incrementAndGet();
             if (count == 1 || count % 100 == 0) {
                 LOG.warn("Kubernetes Event dropped ({} so far): the event queue is full or closed", count);
@@ -102,7 +113,13 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
         return dropped.get();
     }
 
+    /** Events not sent because this identity may not create them (Events are off). */
+    public long off() {
+        return notSent.get();
+    }
+
     private void writeLoop() {
+        askPermission();
         while (!closed || !queue.isEmpty()) {
             Event event;
             try {
@@ -114,7 +131,38 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
         }
     }
 
+    /**
+     * Asks whether Events may be written until the API server answers (back-off from 2 s to 30 s), before
+     * any write: a seed that did not answer at start must not turn a missing grant into 403s, and every
+     * process, the standby too, says once whether Events are off. Events recorded meanwhile wait.
+     */
+    private void askPermission() {
+        Duration backOff = Duration.ofSeconds(2);
+        EventPermission permission = EventPermission.ask(client, CALL_TIMEOUT);
+        while (permission == EventPermission.UNANSWERED && !closed) {
+            try {
+                Thread.sleep(backOff);
+            } catch (InterruptedException e) {
+                return;
+            }
+            Duration doubled = backOff.multipliedBy(2);
+            backOff = doubled.compareTo(PERMISSION_BACK_OFF_MAX) > 0 ? PERMISSION_BACK_OFF_MAX : doubled;
+            permission = EventPermission.ask(client, CALL_TIMEOUT);
+        }
+        if (permission == EventPermission.DENIED) {
+            off = true;
+            LOG.info("Kubernetes Events are off: this identity may not create events.k8s.io Events in all namespaces"
+                    + " (dwd writes them about shoot Deployments and pods; Gardener's roles grant Events in garden only)."
+                    + " To turn them on, bind a ClusterRole with the rule {} to it; Events not sent are counted in"
+                    + " dwd_events_total{result=\"off\"}", EventPermission.RULE);
+        }
+    }
+
     private void write(Event event) {
+        if (off) {
+            notSent.incrementAndGet();
+            return;
+        }
         String namespace = event.regarding().namespace();
         String action = "writing Event " + event.reason() + " about " + event.regarding().kind() + " "
                 + namespace + "/" + event.regarding().name();

@@ -172,6 +172,20 @@ public final class LocalControlPlane implements AutoCloseable {
         }
     }
 
+    /** The API server's URL, {@code https://127.0.0.1:<port>}. */
+    public String server() {
+        return apiClient.getBasePath();
+    }
+
+    /** The CA that signed the API server's serving certificate (PEM), as a pod's {@code ca.crt} holds it. */
+    @SuppressWarnings("unchecked")
+    public byte[] certificateAuthority() {
+        Map<String, Object> document = new org.yaml.snakeyaml.Yaml().load(selfContainedKubeconfig());
+        var cluster = (Map<String, Object>) ((Map<String, Object>) ((List<Object>) document.get("clusters")).getFirst())
+                .get("cluster");
+        return java.util.Base64.getDecoder().decode((String) cluster.get("certificate-authority-data"));
+    }
+
     /** A fresh client with its own timeouts, for tests that need to tune them. */
     public ApiClient newApiClient(Duration timeout) {
         return ApiClients.fromKubeconfig(kubeconfig, timeout);
