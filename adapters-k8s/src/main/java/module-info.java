@@ -5,6 +5,7 @@ module dwd.adapters.k8s {
     requires io.kubernetes.client.java.api;
     requires okhttp3; // client-java's signatures expose okhttp3 types
     requires com.google.gson; // responses are read as plain JSON, not through client-java's strict models
+    requires com.fasterxml.jackson.core; // shoot lists are streamed within bounds Gson's reader lacks (string length, bytes)
     requires org.yaml.snakeyaml; // to report a kubeconfig's YAML error by position, without quoting it
     requires org.apache.logging.log4j;
     requires io.github.bucket4j.core; // the client-side token bucket (--kube-api-qps, --kube-api-burst)

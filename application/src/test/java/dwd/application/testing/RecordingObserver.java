@@ -22,7 +22,7 @@ public final class RecordingObserver implements ProberObserver {
     private final Clock clock;
     private final List<Event> events = new ArrayList<>();
     private final List<LeaseVerdict> verdicts = new ArrayList<>();
-    private final java.util.Map<String, Instant> nextProbes = new java.util.HashMap<>();
+    private final List<Event> nextProbes = new ArrayList<>();
 
     public RecordingObserver(Clock clock) {
         this.clock = clock;
@@ -44,9 +44,9 @@ public final class RecordingObserver implements ProberObserver {
         return List.copyOf(verdicts);
     }
 
-    /** When the shoot's last run said its next one comes. */
-    public synchronized Instant nextProbe(String namespace) {
-        return nextProbes.get(namespace);
+    /** Each run's announced next run: when it was announced ({@code at}) and for when ({@code what}, an instant). */
+    public synchronized List<Event> nextProbes() {
+        return List.copyOf(nextProbes);
     }
 
     public synchronized long count(String prefix) {
@@ -67,16 +67,13 @@ public final class RecordingObserver implements ProberObserver {
     public void probeSucceeded(String ns, LeaseVerdict verdict, Optional<Decision> action, Instant nextProbe) {
         synchronized (this) {
             verdicts.add(verdict);
-            nextProbes.put(ns, nextProbe);
+            nextProbes.add(new Event(clock.now(), ns, nextProbe.toString()));
         }
         record(ns, "verdict " + verdict.decision() + " action " + action.map(Enum::name).orElse("none"));
     }
 
     @Override
     public void probeFailed(String ns, ProbeStage stage, ApiFailure failure, Instant nextProbe) {
-        synchronized (this) {
-            nextProbes.put(ns, nextProbe);
-        }
         record(ns, "probe failed " + stage + " " + failure.kind());
     }
 
