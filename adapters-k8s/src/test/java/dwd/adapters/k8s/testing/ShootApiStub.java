@@ -41,6 +41,7 @@ public final class ShootApiStub implements AutoCloseable {
 
     private final HttpServer server;
     private final List<String> requests = new CopyOnWriteArrayList<>();
+    private final List<Instant> requestTimes = new CopyOnWriteArrayList<>();
     private final AtomicLong bytesSent = new AtomicLong();
     private volatile Answers answers = path -> status(404, Map.of());
 
@@ -49,6 +50,7 @@ public final class ShootApiStub implements AutoCloseable {
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/", exchange -> {
             String path = exchange.getRequestURI().getPath().replaceAll("(?<=.)/+$", ""); // client-java asks /version/
+            requestTimes.add(Instant.now());
             requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
             try (exchange) {
                 answers.apply(path).answer(exchange);
@@ -90,6 +92,11 @@ public final class ShootApiStub implements AutoCloseable {
     /** Every request so far, as {@code METHOD /path?query}. */
     public List<String> requests() {
         return List.copyOf(requests);
+    }
+
+    /** When the requests of {@link #requests()} arrived, in the same order. */
+    public List<Instant> requestTimes() {
+        return List.copyOf(requestTimes);
     }
 
     /** Body bytes sent so far, on all answers that stream through {@link #stream}. */
