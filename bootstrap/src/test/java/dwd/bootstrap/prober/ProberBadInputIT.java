@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
+import dwd.adapters.k8s.testing.ShootApiStub;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,7 +48,9 @@ class ProberBadInputIT {
         MALFORMED_SHOOT("spec.shoot cannot be decoded: spec.shoot.apiVersion: expected a string", false),
         SECRET_WITHOUT_KUBECONFIG("has no data key 'kubeconfig'", true),
         KUBECONFIG_THAT_DOES_NOT_PARSE("the kubeconfig is not valid YAML", true),
-        LEASE_WITHOUT_RENEW_TIME("1 node lease has no spec.renewTime", true);
+        LEASE_WITHOUT_RENEW_TIME("1 node lease has no spec.renewTime", true),
+        SHOOT_API_THAT_REDIRECTS("302 (a redirect, which dwd does not follow", true),
+        LEASE_LIST_THAT_NEVER_ENDS("refused: more than 25 pages of leases in kube-node-lease", true);
 
         final String logged;
         /** Whether the shoot is probed at all (and so again and again). */
@@ -122,6 +125,16 @@ class ProberBadInputIT {
             case MALFORMED_SHOOT -> shoot.createCluster(Map.of("apiVersion", 8));
             case SECRET_WITHOUT_KUBECONFIG -> shoot.createSecret(SECRET, Map.of("config", kubeconfig));
             case KUBECONFIG_THAT_DOES_NOT_PARSE -> shoot.createSecret(SECRET, Map.of("kubeconfig", "clusters: [unclosed"));
+            case SHOOT_API_THAT_REDIRECTS -> {
+                var elsewhere = stub(path -> ShootApiStub.version());
+                shoot.createSecret(SECRET, Map.of("kubeconfig",
+                        stub(path -> ShootApiStub.redirect(elsewhere.url() + path)).kubeconfig()));
+            }
+            case LEASE_LIST_THAT_NEVER_ENDS -> shoot.createSecret(SECRET, Map.of("kubeconfig", stub(path -> switch (path) {
+                case "/version" -> ShootApiStub.version();
+                case "/api/v1/nodes" -> ShootApiStub.nodes(List.of());
+                default -> ShootApiStub.endlessPages();
+            }).kubeconfig()));
             case LEASE_WITHOUT_RENEW_TIME -> {
                 shoot.createSecret(SECRET, Map.of("kubeconfig", kubeconfig));
                 String node = shoot.namespace() + "-never-renewed";
@@ -130,11 +143,17 @@ class ProberBadInputIT {
                 shoot.createLease(node, null);
             }
         }
-        if (bad == BadInput.SECRET_WITHOUT_KUBECONFIG || bad == BadInput.KUBECONFIG_THAT_DOES_NOT_PARSE
-                || bad == BadInput.LEASE_WITHOUT_RENEW_TIME) {
+        if (bad.probed) {
             shoot.createCluster(ShootDocument.reconciled().gracePeriod("1h").toMap());
         }
         return shoot;
+    }
+
+    /** A shoot's API server answering as {@code answers} say, closed after the test. */
+    private ShootApiStub stub(ShootApiStub.Answers answers) throws IOException {
+        var stub = new ShootApiStub().answering(answers);
+        cleanup.add(stub);
+        return stub;
     }
 
     /** A shoot namespace with {@code nodes} nodes whose leases are fresh for the test's duration (grace period 1 h). */
