@@ -2,9 +2,10 @@ package dwd.domain.time;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dwd.domain.testing.PropertyCheck;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class SaturatingTimeTest {
@@ -23,22 +24,26 @@ class SaturatingTimeTest {
         assertThat(SaturatingTime.plus(Instant.EPOCH, Duration.ofSeconds(Long.MIN_VALUE))).isEqualTo(Instant.MIN);
     }
 
+    private record Pair(long a, long b) { }
+
     @Test
     void nanosecondSumsAndDifferencesAreExactOrSaturated() {
         long[] edges = {Long.MIN_VALUE, Long.MIN_VALUE + 1, -1, 0, 1, Long.MAX_VALUE - 1, Long.MAX_VALUE};
-        var random = new SplittableRandom(2026_11_27);
-        for (int i = 0; i < 10_000; i++) {
-            long a = i < 49 ? edges[i / 7] : random.nextLong();
-            long b = i < 49 ? edges[i % 7] : random.nextLong();
-            assertThat(SaturatingTime.plus(a, b)).as("%d + %d", a, b)
-                    .isEqualTo(clamp(java.math.BigInteger.valueOf(a).add(java.math.BigInteger.valueOf(b))));
-            assertThat(SaturatingTime.minus(a, b)).as("%d - %d", a, b)
-                    .isEqualTo(clamp(java.math.BigInteger.valueOf(a).subtract(java.math.BigInteger.valueOf(b))));
+        var edgePairs = new java.util.ArrayList<Pair>();
+        for (long a : edges) {
+            for (long b : edges) {
+                edgePairs.add(new Pair(a, b));
+            }
         }
+        PropertyCheck.forAll(edgePairs, random -> new Pair(random.nextLong(), random.nextLong()), pair -> {
+            BigInteger a = BigInteger.valueOf(pair.a());
+            BigInteger b = BigInteger.valueOf(pair.b());
+            assertThat(SaturatingTime.plus(pair.a(), pair.b())).isEqualTo(clamp(a.add(b)));
+            assertThat(SaturatingTime.minus(pair.a(), pair.b())).isEqualTo(clamp(a.subtract(b)));
+        });
     }
 
-    private static long clamp(java.math.BigInteger exact) {
-        return exact.max(java.math.BigInteger.valueOf(Long.MIN_VALUE)).min(java.math.BigInteger.valueOf(Long.MAX_VALUE))
-                .longValueExact();
+    private static long clamp(BigInteger exact) {
+        return exact.max(BigInteger.valueOf(Long.MIN_VALUE)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValueExact();
     }
 }
