@@ -33,7 +33,9 @@ import okhttp3.OkHttpClient;
  * Reads of one shoot's API server for one probe run: requests are built by the shoot's client and
  * sent through the shoot's transport, which keeps at most one connection between runs. Responses
  * are read as plain JSON, never through client-java's strict models: a shoot may run a newer
- * Kubernetes than client-java knows, and a new field on Node must not stop the probe.
+ * Kubernetes than client-java knows, and a new field on Node must not stop the probe. Lists are
+ * streamed within {@link BoundedList}'s bounds, keeping only what the verdict reads; nothing a
+ * shoot answers is held whole.
  *
  * <p>A run never depends on a connection kept from an earlier run: when the run starts with one, its
  * first request is the liveness check of that connection and gets at most {@link #LIVENESS_BOUND};
@@ -147,7 +149,7 @@ final class KubernetesShootApi implements ShootApi {
     /** Executes a {@link Sent} call and reads its answer. */
     @FunctionalInterface
     private interface Exchange<R> {
-        R exchange(Sent sent) throws ApiException, java.io.IOException;
+        R exchange(Sent sent) throws ApiException, IOException;
     }
 
     private Call onTransport(Call built) {
