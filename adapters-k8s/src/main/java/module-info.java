@@ -5,8 +5,8 @@ module dwd.adapters.k8s {
     requires io.kubernetes.client.java.api;
     requires okhttp3; // client-java's signatures expose okhttp3 types
     requires com.google.gson; // responses are read as plain JSON, not through client-java's strict models
-    requires org.yaml.snakeyaml; // YAML is read in linear time through a reader of dwd's own
-    requires com.fasterxml.jackson.core;
+    requires org.yaml.snakeyaml; // YAML is read in linear time through a reader of dwd's own; kubeconfig errors by position
+    requires com.fasterxml.jackson.core; // shoot lists are streamed within bounds Gson's reader lacks (string length, bytes)
     requires com.fasterxml.jackson.databind; // TokenBuffer records anchored YAML nodes
     requires com.fasterxml.jackson.dataformat.yaml;
     requires org.apache.logging.log4j;

@@ -8,5 +8,6 @@ module dwd.domain {
     exports dwd.domain.scaling;
     exports dwd.domain.selector;
     exports dwd.domain.status;
+    exports dwd.domain.time;
     exports dwd.domain.weeding;
 }

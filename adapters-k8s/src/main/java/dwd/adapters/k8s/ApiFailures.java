@@ -1,5 +1,7 @@
 package dwd.adapters.k8s;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
@@ -54,7 +56,7 @@ public final class ApiFailures {
     public static <T> T call(String action, ApiCall<T> call) {
         try {
             return call.call();
-        } catch (ApiException | IOException | IllegalArgumentException | JsonParseException e) {
+        } catch (ApiException | IOException | IllegalArgumentException | JsonParseException | AnswerOutOfBounds e) {
             throw translate(action, e);
         }
     }
@@ -64,6 +66,11 @@ public final class ApiFailures {
         return switch (error) {
             case ApiFailure alreadyTranslated -> alreadyTranslated;
             case ApiException api -> fromApiException(action, api);
+            case AnswerOutOfBounds refused -> new ApiFailure(Kind.BAD_INPUT, action + ": refused: " + refused.getMessage());
+            case StreamConstraintsException refused -> new ApiFailure(Kind.BAD_INPUT,
+                    action + ": refused: the answer goes beyond what dwd reads (" + cut(refused.getOriginalMessage()) + ")");
+            case JsonProcessingException json -> new ApiFailure(Kind.INVALID,
+                    action + ": the response is not the JSON expected: " + cut(json.getOriginalMessage()));
             case IOException io -> fromTransport(action, io);
             case JsonParseException json -> new ApiFailure(Kind.INVALID,
                     action + ": the response is not the JSON expected: " + cut(json.getMessage()));
@@ -102,6 +109,12 @@ public final class ApiFailures {
             return fromTransportCause(action, e.getCause());
         }
         String detail = action + ": " + code + statusSummary(e.getResponseBody());
+        if (code >= 300 && code < 400) {
+            // A redirect is never followed: the credentials must go to the API server the kubeconfig names, and
+            // its answer must come from there.
+            return new ApiFailure(Kind.BAD_INPUT, detail + " (a redirect, which dwd does not follow: the kubeconfig's"
+                    + " server must be the API server itself)");
+        }
         return switch (code) {
             case 400, 422 -> new ApiFailure(Kind.INVALID, detail);
             case 401 -> new ApiFailure(Kind.UNAUTHORIZED, detail);
@@ -188,13 +201,19 @@ public final class ApiFailures {
                 .flatMap(value -> value != null && value.isJsonPrimitive() ? seconds(value.getAsString()) : Optional.empty());
     }
 
+    /** Whole seconds as HTTP writes them; more than fit in a {@code long} read as the most that does. */
     private static Optional<Duration> seconds(String value) {
-        try {
-            long seconds = Long.parseLong(value.trim());
-            return seconds >= 0 ? Optional.of(Duration.ofSeconds(seconds)) : Optional.empty();
-        } catch (NumberFormatException | NullPointerException e) {
-            return Optional.empty(); // an HTTP date: the API server never sends one
+        if (value == null) {
+            return Optional.empty();
         }
+        String digits = value.trim();
+        if (digits.isEmpty() || digits.length() > 1_000 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return Optional.empty(); // an HTTP date (the API server never sends one), or not a number
+        }
+        String significant = digits.replaceFirst("^0+(?=.)", "");
+        boolean fits = significant.length() < 19
+                || significant.length() == 19 && significant.compareTo(String.valueOf(Long.MAX_VALUE)) <= 0;
+        return Optional.of(Duration.ofSeconds(fits ? Long.parseLong(significant) : Long.MAX_VALUE));
     }
 
     private static Optional<JsonObject> parseObject(String body) {

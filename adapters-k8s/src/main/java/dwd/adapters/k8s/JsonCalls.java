@@ -1,5 +1,6 @@
 package dwd.adapters.k8s;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
@@ -9,6 +10,8 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.PatchUtils;
 import io.kubernetes.client.util.ProxyContentTypeRequestBody;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
@@ -27,7 +30,23 @@ public final class JsonCalls {
     }
 
     /**
-     * Executes {@code call} (built by a client-java request builder, not yet executed) within {@code timeout}.
+     * The most of a successful answer read as one JSON object: far above any object an API server
+     * stores (etcd keeps at most 1.5 MiB each), far below what would strain the heap.
+     */
+    public static final long MAX_OBJECT_BYTES = 16L * 1024 * 1024;
+
+    /** The most of an error answer read: its Status says what went wrong in far fewer bytes; the rest is left unread. */
+    static final int MAX_ERROR_BYTES = 64 * 1024;
+
+    /** Reads a successful answer's body as it streams in. */
+    @FunctionalInterface
+    public interface BodyReader<T> {
+        T read(InputStream body) throws IOException;
+    }
+
+    /**
+     * Executes {@code call} (built by a client-java request builder, not yet executed) within
+     * {@code timeout} and reads its answer as a JSON object of at most {@link #MAX_OBJECT_BYTES}.
      *
      * <p>The body is read here rather than by {@code ApiClient.execute(call, String.class)}, which
      * first offers every JSON body to Gson as a string and catches the two exceptions that throws:
@@ -36,19 +55,70 @@ public final class JsonCalls {
      * @throws ApiException for an error status (with the status's code, headers and body) or a
      *                      transport failure (code 0), as client-java reports them
      * @throws JsonParseException when the body is not a JSON object
+     * @throws AnswerOutOfBounds when the body is larger than that
      */
     public static JsonObject execute(Call call, Duration timeout) throws ApiException {
+        return execute(call, timeout, MAX_OBJECT_BYTES);
+    }
+
+    /** As {@link #execute(Call, Duration)}, for an answer of at most {@code maxBytes}. */
+    public static JsonObject execute(Call call, Duration timeout, long maxBytes) throws ApiException {
+        try {
+            return execute(call, timeout, body -> asObject(readAtMost(body, maxBytes)));
+        } catch (JsonProcessingException notJackson) {
+            throw new IllegalStateException("Gson's reader threw a Jackson exception", notJackson);
+        }
+    }
+
+    /**
+     * Executes {@code call} within {@code timeout} and hands a successful answer's body to {@code reader}
+     * as it streams in; of an error answer, at most {@link #MAX_ERROR_BYTES} are read.
+     *
+     * @throws ApiException for an error status or a transport failure, as client-java reports them
+     * @throws JsonProcessingException when {@code reader}'s JSON parser refused the body: malformed, or
+     *                      beyond its {@code StreamReadConstraints}
+     */
+    public static <T> T execute(Call call, Duration timeout, BodyReader<T> reader)
+            throws ApiException, JsonProcessingException {
         call.timeout().timeout(positiveMillis(timeout), TimeUnit.MILLISECONDS);
         try (Response response = call.execute()) {
             ResponseBody body = response.body();
-            String text = body == null ? null : body.string();
             if (!response.isSuccessful()) {
+                String text = null;
+                if (body != null) {
+                    byte[] head = body.byteStream().readNBytes(MAX_ERROR_BYTES + 1);
+                    if (head.length > MAX_ERROR_BYTES) {
+                        call.cancel(); // rather than read the rest to keep the connection
+                    }
+                    text = new String(head, 0, Math.min(head.length, MAX_ERROR_BYTES), StandardCharsets.UTF_8);
+                }
                 throw new ApiException(response.message(), response.code(), response.headers().toMultimap(), text);
             }
-            return asObject(text);
+            if (body == null) {
+                throw new JsonParseException("the response body is empty");
+            }
+            try {
+                return reader.read(body.byteStream());
+            } catch (IOException | RuntimeException refused) {
+                // Closing a response reads what is left of it, to keep the connection; a refused answer's
+                // rest is not worth a byte.
+                call.cancel();
+                throw refused;
+            }
+        } catch (JsonProcessingException json) {
+            throw json;
         } catch (IOException transport) {
             throw new ApiException(transport);
         }
+    }
+
+    /** The whole of {@code body}, refused when it is longer than {@code maxBytes}. */
+    private static String readAtMost(InputStream body, long maxBytes) throws IOException {
+        byte[] bytes = body.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
+        if (bytes.length > maxBytes) {
+            throw new AnswerOutOfBounds("the answer is larger than " + maxBytes + " bytes, the most dwd reads of one");
+        }
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     /**

@@ -38,7 +38,7 @@ class ApiFailuresTest {
     @CsvSource({
         "400, INVALID", "401, UNAUTHORIZED", "403, FORBIDDEN", "404, NOT_FOUND", "405, INVALID", "408, TIMEOUT",
         "409, CONFLICT", "410, INVALID", "415, INVALID", "422, INVALID", "429, THROTTLED", "500, UNAVAILABLE",
-        "502, UNAVAILABLE", "503, UNAVAILABLE", "504, UNAVAILABLE", "302, UNAVAILABLE",
+        "502, UNAVAILABLE", "503, UNAVAILABLE", "504, UNAVAILABLE", "302, BAD_INPUT", "307, BAD_INPUT",
     })
     void httpStatusCodesMapToKinds(int code, Kind kind) {
         assertThat(ApiFailures.translate(ACTION, status(code, "Some", "m")).kind()).isEqualTo(kind);
@@ -66,6 +66,39 @@ class ApiFailuresTest {
         assertThat(failure.kind()).isEqualTo(Kind.THROTTLED);
         assertThat(failure.retryAfter()).contains(Duration.ofSeconds(7));
         assertThat(failure.getMessage()).endsWith("(retry after 7s)");
+    }
+
+    @ParameterizedTest(name = "Retry-After: {0}")
+    @CsvSource({
+        "9223372036854775807, 9223372036854775807", "9223372036854775808, 9223372036854775807",
+        "000000000000000000000000042, 42", "99999999999999999999999999999999, 9223372036854775807",
+    })
+    void aRetryAfterOfAnySizeIsADurationAtMostTheLargestSeconds(String header, long seconds) {
+        ApiFailure failure = ApiFailures.translate(ACTION,
+                new ApiException("", 429, Map.of("Retry-After", List.of(header)), null));
+        assertThat(failure.retryAfter()).contains(Duration.ofSeconds(seconds));
+    }
+
+    @ParameterizedTest(name = "Retry-After: {0}")
+    @CsvSource({"-5", "+5", "1.5", "5s", "' '"})
+    void aRetryAfterThatIsNoWholeNumberOfSecondsIsIgnored(String header) {
+        ApiFailure failure = ApiFailures.translate(ACTION,
+                new ApiException("", 429, Map.of("Retry-After", List.of(header)), null));
+        assertThat(failure.retryAfter()).isEmpty();
+    }
+
+    @Test
+    void anAnswerBeyondABoundIsBadInputSayingWhich() {
+        ApiFailure failure = ApiFailures.translate(ACTION, new AnswerOutOfBounds("more than 10000 leases"));
+        assertThat(failure.kind()).isEqualTo(Kind.BAD_INPUT);
+        assertThat(failure.getMessage()).isEqualTo(ACTION + ": refused: more than 10000 leases");
+    }
+
+    @Test
+    void aRedirectIsBadInputSayingItIsNotFollowed() {
+        ApiFailure failure = ApiFailures.translate(ACTION, new ApiException("", 302, Map.of(), null));
+        assertThat(failure.getMessage()).isEqualTo(ACTION + ": 302 (a redirect, which dwd does not follow: the"
+                + " kubeconfig's server must be the API server itself)");
     }
 
     @Test

@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntSupplier;
 
 /**
  * The prober's metrics, from its events. Each event costs a map lookup and an atomic update, so
@@ -51,6 +52,8 @@ public final class ProberMetrics implements ProberObserver {
     static final String SHOOT_STATE = "dwd.shoot.state";
     static final String SCALED_DOWN_SINCE = "dwd.shoot.scaled.down.since.timestamp.seconds";
     static final String PROBE_FAILURES = "dwd.probe.failures";
+    static final String WALL_CLOCK_STEPS = "dwd.wall.clock.steps";
+    static final String PROBE_LOOPS_STALLED = "dwd.probe.loops.stalled";
 
     /** The last verdict's numbers of one shoot, behind its three gauges. */
     private static final class ShootGauges {
@@ -102,6 +105,7 @@ public final class ProberMetrics implements ProberObserver {
     private final ConcurrentHashMap<String, ShootState> states = new ConcurrentHashMap<>();
     /** Shoots whose dependents are held scaled down, by the gauge that says since when. */
     private final ConcurrentHashMap<String, Gauge> scaledDown = new ConcurrentHashMap<>();
+    private final Counter wallClockSteps;
 
     public ProberMetrics(MeterRegistry registry, Clock clock) {
         this.registry = registry;
@@ -111,6 +115,9 @@ public final class ProberMetrics implements ProberObserver {
         lateness = Timer.builder(PROBE_LATENESS)
                 .description("How long after its scheduled instant a probe run started")
                 .serviceLevelObjectives(LATENESS_BUCKETS)
+                .register(registry);
+        wallClockSteps = Counter.builder(WALL_CLOCK_STEPS)
+                .description("Steps of the wall clock against the monotonic clock, each holding lease verdicts for a probe interval")
                 .register(registry);
         for (String outcome : List.of("scale_down", "scale_up", "hold", "failed_api_server", "failed_leases")) {
             probeResults(outcome); // present at 0 from the start, so rates work from the first scrape
@@ -161,6 +168,18 @@ public final class ProberMetrics implements ProberObserver {
                 .description("Failed probe runs by shoot, the stage that failed and why (as on /probes' lastFailure)")
                 .register(registry).increment();
         state(ns, State.PROBE_FAILING);
+    }
+
+    @Override
+    public void wallClockStepped(Duration step, Duration heldFor) {
+        wallClockSteps.increment();
+    }
+
+    /** Publishes how many probe loops are stalled now ({@code stalled} is asked at every scrape). */
+    public void countStalledProbeLoops(IntSupplier stalled) {
+        Gauge.builder(PROBE_LOOPS_STALLED, stalled, IntSupplier::getAsInt).strongReference(true)
+                .description("Probe loops more than the stall tolerance late for their next run")
+                .register(registry);
     }
 
     @Override

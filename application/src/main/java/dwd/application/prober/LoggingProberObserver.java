@@ -2,10 +2,12 @@ package dwd.application.prober;
 
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ProberObserver;
+import dwd.domain.config.GoDuration;
 import dwd.domain.config.ResourceRef;
 import dwd.domain.lease.Decision;
 import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.scaling.ScaleDirection;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -59,12 +61,14 @@ public final class LoggingProberObserver implements ProberObserver {
 
     @Override
     public void probeSucceeded(String ns, LeaseVerdict verdict, Optional<Decision> action, Instant nextProbe) {
+        boolean held = action.equals(Optional.of(Decision.HOLD)) && verdict.decision() != Decision.HOLD;
         String summary = verdict.decision() + " (" + verdict.summary() + ")"
-                + (action.isEmpty() && verdict.decision() != Decision.HOLD ? ", awaiting confirmation" : "");
-        String previous = lastVerdict.put(ns, verdict.decision() + "/" + action.isPresent());
+                + (action.isEmpty() && verdict.decision() != Decision.HOLD ? ", awaiting confirmation" : "")
+                + (held ? ", held: not acted on after a wall-clock step" : "");
+        String state = verdict.decision() + "/" + action.map(Decision::name).orElse("none");
+        String previous = lastVerdict.put(ns, state);
         boolean recovered = lastFailure.remove(ns) != null;
-        boolean changed = recovered || previous == null
-                || !previous.equals(verdict.decision() + "/" + action.isPresent());
+        boolean changed = recovered || previous == null || !previous.equals(state);
         LOG.log(changed ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
                 ns + ": lease probe: " + summary + "; next probe at " + nextProbe);
         reportLeasesWithoutRenewTime(ns, verdict.leasesWithoutRenewTime());
@@ -87,6 +91,14 @@ public final class LoggingProberObserver implements ProberObserver {
         LOG.log(repeated ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING, ns + ": " + failing
                 + "; nothing is scaled; next probe at " + nextProbe
                 + (repeated ? "" : " (while it fails the same way, further failures are logged at debug level)"));
+    }
+
+    @Override
+    public void wallClockStepped(Duration step, Duration heldFor) {
+        LOG.log(System.Logger.Level.WARNING, "the wall clock stepped " + (step.isNegative() ? "back" : "forward")
+                + " by " + GoDuration.format(step.abs()) + " (against the monotonic clock): lease verdicts of every"
+                + " shoot are held for " + GoDuration.format(heldFor) + ", as lease ages compare this clock with the"
+                + " kubelets' renew times");
     }
 
     @Override

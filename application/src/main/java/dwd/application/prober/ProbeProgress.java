@@ -2,7 +2,6 @@ package dwd.application.prober;
 
 import dwd.application.health.LoopProgress;
 import dwd.application.port.out.ApiFailure;
-import dwd.application.port.out.Clock;
 import dwd.application.port.out.ProberObserver;
 import dwd.domain.lease.Decision;
 import dwd.domain.lease.LeaseVerdict;
@@ -17,19 +16,17 @@ import java.util.Optional;
 public final class ProbeProgress implements ProberObserver {
 
     private final LoopProgress loops;
-    private final Clock clock;
     private final Duration initialDelay;
 
     /** @param initialDelay how long after its start a probe runs first */
-    public ProbeProgress(LoopProgress loops, Clock clock, Duration initialDelay) {
+    public ProbeProgress(LoopProgress loops, Duration initialDelay) {
         this.loops = loops;
-        this.clock = clock;
         this.initialDelay = initialDelay;
     }
 
     @Override
     public void probeStarted(String ns) {
-        loops.expectBy(ns, clock.now().plus(initialDelay));
+        loops.expectWithin(ns, initialDelay);
     }
 
     @Override

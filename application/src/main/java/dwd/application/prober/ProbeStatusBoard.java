@@ -34,7 +34,7 @@ public final class ProbeStatusBoard implements ProberObserver {
         AWAITING_CONFIRMATION,
         /** Too many leases expired: dependents are (being) scaled down. */
         MELTDOWN,
-        /** Too few candidate leases to judge: nothing changes. */
+        /** Too few candidate leases to judge, or verdicts held after a wall-clock step: nothing changes. */
         HOLD,
         /** The last run could not reach the shoot or read its leases: nothing changes. */
         PROBE_FAILING;

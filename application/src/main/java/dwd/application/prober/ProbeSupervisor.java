@@ -1,6 +1,7 @@
 package dwd.application.prober;
 
 import dwd.application.port.in.ClusterEvents;
+import dwd.application.port.out.Deadline;
 import dwd.application.port.out.Machines;
 import dwd.application.port.out.ProberObserver;
 import dwd.application.port.out.ScalableResources;
@@ -10,8 +11,8 @@ import dwd.domain.cluster.ClusterShoot;
 import dwd.domain.cluster.Eligibility;
 import dwd.domain.cluster.ProbeEligibility;
 import dwd.domain.config.ProberConfig;
+import dwd.domain.time.SaturatingTime;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -36,9 +37,10 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
     private final ScalableResources resources;
     private final ProberObserver observer;
     private final RandomGenerator random;
+    private final WallClockSteps wallClockSteps;
     private final ConcurrentHashMap<String, ShootProbe> probes = new ConcurrentHashMap<>();
-    /** The earliest instant the next probe's first run may come; guarded by this. */
-    private Instant nextFirstRunSlot = Instant.MIN;
+    /** The earliest the next probe's first run may come, on the monotonic clock; guarded by this. */
+    private Deadline nextFirstRunSlot = Deadline.NONE;
     /** The last reason a shoot could not be decided, so that a broken Cluster is logged once, not on every event. */
     private final ConcurrentHashMap<String, String> lastProblem = new ConcurrentHashMap<>();
 
@@ -52,6 +54,7 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
         this.resources = resources;
         this.observer = observer;
         this.random = random;
+        this.wallClockSteps = new WallClockSteps(scheduler, config.probeInterval(), observer);
     }
 
     @Override
@@ -122,19 +125,19 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
      * start within 3 s and 10,000 within 100 s.
      */
     private synchronized Duration firstRunDelay() {
-        Instant now = scheduler.now();
-        Instant slot = now.plus(config.initialDelay());
-        if (slot.isBefore(nextFirstRunSlot)) {
-            slot = nextFirstRunSlot;
+        Duration delay = config.initialDelay();
+        Duration untilFreeSlot = nextFirstRunSlot.remaining(scheduler);
+        if (untilFreeSlot.compareTo(delay) > 0) {
+            delay = untilFreeSlot;
         }
-        nextFirstRunSlot = slot.plus(tuning.firstRunSpacing());
-        return Duration.between(now, slot);
+        nextFirstRunSlot = Deadline.in(scheduler, SaturatingTime.plus(delay, tuning.firstRunSpacing()));
+        return delay;
     }
 
     private ShootProbe newProbe(String namespace, ShootSettings settings) {
         var scaler = new ResourceScaler(namespace, resources, scheduler, tuning, observer);
         return new ShootProbe(namespace, config, tuning, settings, scheduler, shootClients, machines, scaler,
-                observer, random);
+                observer, random, wallClockSteps);
     }
 
     private Optional<ShootSettings> settingsOf(ClusterShoot shoot) {

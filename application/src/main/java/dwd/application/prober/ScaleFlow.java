@@ -97,18 +97,30 @@ final class ScaleFlow {
             return;
         }
         List<CompletableFuture<StepOutcome>> steps = levels.get(index).steps().stream()
-                .map(step -> scaler.scale(step, plan.direction(), cancellation, cause))
+                .map(step -> scaler.scale(step, plan.direction(), cancellation, cause).exceptionally(this::failedStep))
                 .toList();
         CompletableFuture.allOf(steps.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) -> {
-            List<StepOutcome> outcomes = steps.stream().map(CompletableFuture::join).toList();
-            if (outcomes.contains(StepOutcome.FAILED)) {
+            // Runs on whichever thread completed the last step: nothing thrown here may leave the flow
+            // unfinished, or every later flow of the shoot would wait for it forever.
+            try {
+                List<StepOutcome> outcomes = steps.stream().map(CompletableFuture::join).toList();
+                if (outcomes.contains(StepOutcome.FAILED)) {
+                    finish(FlowOutcome.FAILED);
+                } else if (cancellation.isCancelled() || outcomes.contains(StepOutcome.CANCELLED)) {
+                    finish(FlowOutcome.CANCELLED);
+                } else {
+                    runLevel(index + 1);
+                }
+            } catch (RuntimeException unexpected) {
+                failedStep(unexpected);
                 finish(FlowOutcome.FAILED);
-            } else if (cancellation.isCancelled() || outcomes.contains(StepOutcome.CANCELLED)) {
-                finish(FlowOutcome.CANCELLED);
-            } else {
-                runLevel(index + 1);
             }
         });
+    }
+
+    private StepOutcome failedStep(Throwable unexpected) {
+        LOG.log(System.Logger.Level.ERROR, namespace + ": " + plan.direction() + " flow failed unexpectedly", unexpected);
+        return StepOutcome.FAILED;
     }
 
     private void finish(FlowOutcome outcome) {

@@ -2,6 +2,7 @@ package dwd.application.prober;
 
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Cancellable;
+import dwd.application.port.out.Deadline;
 import dwd.application.port.out.Machines;
 import dwd.application.port.out.ProberObserver;
 import dwd.application.port.out.ProberObserver.ProbeStage;
@@ -16,6 +17,7 @@ import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.lease.LeaseVerdicts;
 import dwd.domain.scaling.ScaleDirection;
 import dwd.domain.scaling.ScalePlan;
+import dwd.domain.time.SaturatingTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -30,7 +32,11 @@ import java.util.random.RandomGenerator;
  * up to {@code jitter × interval}, or earlier: at the instant the expired fraction would cross the
  * threshold if no lease were renewed, or at once when that instant passed while the lease list was
  * on its way (never sooner than {@link ProberTuning#minProbeSpacing()} after the run).
- * A 429 pushes the next run back by its Retry-After. Scale flows never delay a probe run.
+ * A 429 pushes the next run back by its Retry-After, at most {@link #MAX_RETRY_AFTER_INTERVALS}
+ * probe intervals. Scale flows never delay a probe run. Delays are measured on the monotonic clock
+ * and their arithmetic saturates, so no duration a shoot or the config supplies can end the loop.
+ *
+ * <p>Every run schedules the next, whatever it throws: nothing about one shoot ends its probing.
  *
  * <p>Threading: runs are scheduled one at a time, so the loop's state ({@link #hysteresis},
  * {@link #throttledUntil}) is confined to it. Flows run on scheduler tasks beside the loop; only
@@ -39,6 +45,13 @@ import java.util.random.RandomGenerator;
 final class ShootProbe {
 
     private static final System.Logger LOG = System.getLogger(ShootProbe.class.getName());
+
+    /**
+     * A shoot's Retry-After delays its next probe by at most this many probe intervals (60 s at
+     * Gardener's 30 s): enough to relieve an overloaded API server, short enough that a meltdown
+     * behind it is still acted on, whatever the shoot answers.
+     */
+    static final int MAX_RETRY_AFTER_INTERVALS = 2;
 
     private final String namespace;
     private final ProberConfig config;
@@ -49,24 +62,26 @@ final class ShootProbe {
     private final ResourceScaler scaler;
     private final ProberObserver observer;
     private final RandomGenerator random;
+    private final WallClockSteps wallClockSteps;
     private final ScalePlan scaleDownPlan;
     private final ScalePlan scaleUpPlan;
 
     private volatile ShootSettings settings;
     private volatile boolean closed;
     private Hysteresis hysteresis;
-    private Instant throttledUntil = Instant.MIN;
+    /** The monotonic reading until which a 429 holds the next run back; none before the first 429. */
+    private Deadline throttledUntil = Deadline.NONE;
 
     private final Object flowLock = new Object();
     private ScaleFlow currentFlow;
     private CompletableFuture<?> flowsStopped = CompletableFuture.completedFuture(null);
     private Cancellable nextRun = () -> { };
-    /** The instant the next run is scheduled for, to report how late it starts; guarded by this. */
-    private Instant nextRunDue;
+    /** The monotonic reading the next run is scheduled for, to report how late it starts; guarded by this. */
+    private Deadline nextRunDue = Deadline.NONE;
 
     ShootProbe(String namespace, ProberConfig config, ProberTuning tuning, ShootSettings settings,
             Scheduler scheduler, ShootClients shootClients, Machines machines, ResourceScaler scaler,
-            ProberObserver observer, RandomGenerator random) {
+            ProberObserver observer, RandomGenerator random, WallClockSteps wallClockSteps) {
         this.namespace = namespace;
         this.config = config;
         this.tuning = tuning;
@@ -77,6 +92,7 @@ final class ShootProbe {
         this.scaler = scaler;
         this.observer = observer;
         this.random = random;
+        this.wallClockSteps = wallClockSteps;
         this.scaleDownPlan = ScalePlan.of(config.dependentResourceInfos(), ScaleDirection.DOWN);
         this.scaleUpPlan = ScalePlan.of(config.dependentResourceInfos(), ScaleDirection.UP);
         this.hysteresis = Hysteresis.initial(config.failureThreshold(), config.successThreshold());
@@ -125,26 +141,40 @@ final class ShootProbe {
 
     private synchronized void scheduleRunIn(Duration delay) {
         if (!closed) {
-            nextRunDue = scheduler.now().plus(delay.isNegative() ? Duration.ZERO : delay);
-            nextRun = scheduler.schedule(delay, this::run);
+            Duration notNegative = delay.isNegative() ? Duration.ZERO : delay;
+            nextRunDue = Deadline.in(scheduler, notNegative);
+            nextRun = scheduler.schedule(notNegative, this::run);
         }
     }
 
-    private synchronized Duration lateness(Instant now) {
-        Duration late = nextRunDue == null ? Duration.ZERO : Duration.between(nextRunDue, now);
-        return late.isNegative() ? Duration.ZERO : late;
+    private synchronized Duration lateness() {
+        return nextRunDue.overdueBy(scheduler);
     }
 
     private void run() {
         if (closed) {
             return;
         }
-        Instant now = scheduler.now();
-        if (now.isBefore(throttledUntil)) {
-            scheduleRunIn(Duration.between(now, throttledUntil));
+        if (!throttledUntil.hasPassed(scheduler)) {
+            scheduleRunIn(throttledUntil.remaining(scheduler));
             return;
         }
-        observer.probeRunStarted(namespace, lateness(now));
+        observer.probeRunStarted(namespace, lateness());
+        Deadline next = Deadline.in(scheduler, regularInterval());
+        try {
+            next = probe();
+        } catch (RuntimeException unexpected) {
+            // A bug must not end the shoot's protection: log it and keep probing.
+            LOG.log(System.Logger.Level.ERROR, namespace + ": probe run failed unexpectedly", unexpected);
+            next = Deadline.in(scheduler, regularInterval());
+        } finally {
+            // Whatever a run throws, even an Error, the loop goes on; a closed probe schedules nothing.
+            scheduleRunIn(next.remaining(scheduler));
+        }
+    }
+
+    /** One probe run; returns when the next is due. */
+    private Deadline probe() {
         ShootSettings current = settings;
         ProbeStage stage = ProbeStage.API_SERVER;
         try (ShootApi shoot = shootClients.open(namespace, config.kubeConfigSecretName(), config.probeTimeout())) {
@@ -159,59 +189,76 @@ final class ShootProbe {
             Instant leasesAskedAt = scheduler.now();
             var leases = shoot.nodeLeases();
             Instant decidedAt = scheduler.now();
+            Deadline decidedAtReading = Deadline.in(scheduler, Duration.ZERO);
             LeaseVerdict verdict = LeaseVerdicts.decide(new LeaseProbeInput(nodes, machineList, leases,
                     current.workerNodeConditions(), current.nodeMonitorGracePeriod(),
                     config.nodeLeaseFailureFraction(), leasesAskedAt));
-            hysteresis = hysteresis.observe(verdict.decision());
-            Optional<Decision> action = hysteresis.action();
-            Instant next = nextRun(decidedAt, verdict, action);
-            if (!reportUnlessClosed(() -> observer.probeSucceeded(namespace, verdict, action, next))) {
-                return;
+            // Lease ages compare this wall clock with the kubelets' renew times: a verdict taken across
+            // a step of it says nothing about the shoot and moves no streak.
+            boolean held = wallClockSteps.holdsVerdicts();
+            Optional<Decision> action;
+            if (held) {
+                action = Optional.of(Decision.HOLD);
+            } else {
+                hysteresis = hysteresis.observe(verdict.decision());
+                action = hysteresis.action();
+            }
+            Duration delay = held ? regularInterval() : delayAfter(decidedAt, verdict, action);
+            Deadline next = decidedAtReading.plus(delay);
+            Instant nextProbe = SaturatingTime.plus(decidedAt, delay);
+            if (!reportUnlessClosed(() -> observer.probeSucceeded(namespace, verdict, action, nextProbe))) {
+                return next;
             }
             action.ifPresent(decision -> act(decision, verdict));
-            scheduleRunIn(Duration.between(scheduler.now(), next));
+            return next;
         } catch (ApiFailure failure) {
             // Count from the end of the failed run: a shoot that times out must not be probed back to back.
-            Instant ended = scheduler.now();
+            Deadline ended = Deadline.in(scheduler, Duration.ZERO);
+            Duration delay = regularInterval();
             if (failure.is(ApiFailure.Kind.THROTTLED)) {
-                throttledUntil = ended.plus(failure.retryAfter().orElse(tuning.throttleBackoff()));
+                Duration wait = retryAfterWithinCap(failure);
+                throttledUntil = ended.plus(wait);
+                delay = longer(delay, wait);
             }
-            Instant next = later(regularNextRun(ended), throttledUntil);
+            Instant nextProbe = SaturatingTime.plus(scheduler.now(), delay);
             ProbeStage failedStage = stage;
-            if (!reportUnlessClosed(() -> observer.probeFailed(namespace, failedStage, failure, next))) {
-                return;
-            }
-            scheduleRunIn(Duration.between(scheduler.now(), next));
-        } catch (RuntimeException unexpected) {
-            // A bug must not end the shoot's protection: log it and keep probing.
-            LOG.log(System.Logger.Level.ERROR, namespace + ": probe run failed unexpectedly", unexpected);
-            Instant ended = scheduler.now();
-            scheduleRunIn(Duration.between(ended, regularNextRun(ended)));
+            reportUnlessClosed(() -> observer.probeFailed(namespace, failedStage, failure, nextProbe));
+            return ended.plus(delay);
         }
     }
 
-    private Instant nextRun(Instant now, LeaseVerdict verdict, Optional<Decision> action) {
-        Instant next = regularNextRun(now);
+    /** The server's Retry-After (our own back-off if it gave none), at most {@link #MAX_RETRY_AFTER_INTERVALS} intervals. */
+    private Duration retryAfterWithinCap(ApiFailure failure) {
+        Duration asked = failure.retryAfter().orElse(tuning.throttleBackoff());
+        Duration cap = longer(tuning.throttleBackoff(), SaturatingTime.times(config.probeInterval(), MAX_RETRY_AFTER_INTERVALS));
+        return asked.compareTo(cap) > 0 ? cap : asked;
+    }
+
+    /** From the instant of the verdict to the next run. */
+    private Duration delayAfter(Instant now, LeaseVerdict verdict, Optional<Decision> action) {
+        Duration delay = regularInterval();
         boolean awaitingConfirmation = action.isEmpty() && verdict.decision() != Decision.HOLD;
         if (awaitingConfirmation) {
-            next = now; // hysteresis wants another verdict: confirm soon
+            delay = Duration.ZERO; // hysteresis wants another verdict: confirm soon
         } else if (verdict.decision() == Decision.SCALE_UP && verdict.predictedCrossing().isPresent()
-                && verdict.predictedCrossing().get().isBefore(next)) {
+                && verdict.predictedCrossing().get().isBefore(SaturatingTime.plus(now, delay))) {
             // Not crossed when the leases were asked for. A crossing that passed while they were on
             // their way is probed again at once, not an interval later.
-            next = later(verdict.predictedCrossing().get(), now);
+            Instant crossing = verdict.predictedCrossing().get();
+            delay = crossing.isAfter(now) ? Duration.between(now, crossing) : Duration.ZERO;
         }
-        return later(later(next, now.plus(tuning.minProbeSpacing())), throttledUntil);
+        return longer(longer(delay, tuning.minProbeSpacing()), throttledUntil.remaining(scheduler));
     }
 
-    private Instant regularNextRun(Instant now) {
+    /** The probe interval plus its jitter. */
+    private Duration regularInterval() {
         Duration interval = config.probeInterval();
         double jitter = config.backoffJitterFactor() > 0 ? random.nextDouble() * config.backoffJitterFactor() : 0;
-        return now.plus(interval).plusNanos((long) (interval.toNanos() * jitter));
+        return SaturatingTime.plus(interval, SaturatingTime.times(interval, jitter));
     }
 
-    private static Instant later(Instant a, Instant b) {
-        return a.isAfter(b) ? a : b;
+    private static Duration longer(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     private void act(Decision decision, LeaseVerdict verdict) {

@@ -2,6 +2,7 @@ package dwd.application.runtime;
 
 import dwd.application.port.out.Cancellable;
 import dwd.application.port.out.Scheduler;
+import dwd.domain.time.SaturatingTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ExecutorService;
@@ -48,11 +49,16 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
     }
 
     @Override
+    public long nanoTime() {
+        return System.nanoTime();
+    }
+
+    @Override
     public Cancellable schedule(Duration delay, Runnable task) {
         var running = new AtomicReference<java.util.concurrent.Future<?>>();
         ScheduledFuture<?> due = timer.schedule(
                 () -> running.set(workers.submit(() -> runLogged(task))),
-                Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+                Math.max(0, SaturatingTime.nanos(delay)), TimeUnit.NANOSECONDS);
         return () -> due.cancel(false);
     }
 

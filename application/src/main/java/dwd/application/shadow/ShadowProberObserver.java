@@ -94,6 +94,11 @@ public final class ShadowProberObserver implements ProberObserver {
     }
 
     @Override
+    public void wallClockStepped(Duration step, Duration heldFor) {
+        observer.wallClockStepped(step, heldFor);
+    }
+
+    @Override
     public void flowStarted(String ns, ScaleDirection direction, LeaseVerdict cause) {
         observer.flowStarted(ns, direction, cause);
     }

@@ -74,13 +74,13 @@ class OperabilityObserversTest {
 
     @Test
     void aProbeLoopMoreThanTheToleranceLateIsStalled() {
-        var loops = new LoopProgress("probe-loops", clock, Duration.ofSeconds(10));
-        var progress = new ProbeProgress(loops, clock, Duration.ofSeconds(30));
+        var loops = LoopProgress.failingWhenMostStall("probe-loops", clock, Duration.ofSeconds(10));
+        var progress = new ProbeProgress(loops, Duration.ofSeconds(30));
         progress.probeStarted(NS);
         clock.advanceBy(Duration.ofSeconds(40));
         assertThat(loops.check().healthy()).as("first run due at 30 s, 10 s tolerance").isTrue();
         clock.advanceBy(Duration.ofSeconds(1));
-        assertThat(loops.check().healthy()).isFalse();
+        assertThat(loops.check().healthy()).as("the only loop is all loops").isFalse();
         assertThat(loops.check().detail()).contains(NS);
         progress.probeFailed(NS, ProbeStage.LEASES, new ApiFailure(ApiFailure.Kind.TIMEOUT, "slow"),
                 clock.now().plusSeconds(30));
@@ -88,6 +88,43 @@ class OperabilityObserversTest {
         progress.probeStopped(NS, "gone");
         clock.advanceBy(Duration.ofHours(1));
         assertThat(loops.check().healthy()).isTrue();
+    }
+
+    @Test
+    void oneShootsStalledLoopIsReportedButFailsTheProcessOnlyWhenMostLoopsStall() {
+        var loops = LoopProgress.failingWhenMostStall("probe-loops", clock, Duration.ofSeconds(10));
+        var progress = new ProbeProgress(loops, Duration.ofSeconds(1));
+        List<String> shoots = List.of("shoot--a", "shoot--b", "shoot--c");
+        shoots.forEach(progress::probeStarted);
+        clock.advanceBy(Duration.ofSeconds(5));
+        progress.probeFailed("shoot--b", ProbeStage.API_SERVER, new ApiFailure(ApiFailure.Kind.TIMEOUT, "slow"),
+                clock.now().plusSeconds(60));
+        progress.probeFailed("shoot--c", ProbeStage.API_SERVER, new ApiFailure(ApiFailure.Kind.TIMEOUT, "slow"),
+                clock.now().plusSeconds(60));
+        clock.advanceBy(Duration.ofSeconds(10));
+
+        assertThat(loops.stalled()).containsExactly("shoot--a");
+        assertThat(loops.check().healthy()).as("1 of 3 stalled: that shoot's, not the process's").isTrue();
+        assertThat(loops.check().detail()).contains("1 of 3 loops stalled").contains("shoot--a");
+
+        clock.advanceBy(Duration.ofSeconds(61));
+        assertThat(loops.stalled()).containsExactlyInAnyOrder("shoot--a", "shoot--b", "shoot--c");
+        assertThat(loops.check().healthy()).as("every loop stalled: the process").isFalse();
+    }
+
+    @Test
+    void aStepOfTheWallClockStallsNoLoop() {
+        var loops = LoopProgress.failingWhenMostStall("probe-loops", clock, Duration.ofSeconds(10));
+        var progress = new ProbeProgress(loops, Duration.ofSeconds(1));
+        progress.probeStarted(NS);
+        clock.advanceBy(Duration.ofSeconds(1));
+        progress.probeFailed(NS, ProbeStage.API_SERVER, new ApiFailure(ApiFailure.Kind.TIMEOUT, "slow"),
+                clock.now().plusSeconds(30));
+        clock.stepWallClock(Duration.ofHours(1));
+        assertThat(loops.check().healthy()).as("an hour later by the wall clock, a moment by the monotonic").isTrue();
+        clock.stepWallClock(Duration.ofHours(-2));
+        clock.advanceBy(Duration.ofSeconds(41));
+        assertThat(loops.stalled()).as("a step back delays no stall").containsExactly(NS);
     }
 
     @Test

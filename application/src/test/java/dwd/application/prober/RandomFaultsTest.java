@@ -116,15 +116,16 @@ class RandomFaultsTest {
 
     @Test
     void aThrottledShootIsProbedAgainOnlyAfterRetryAfterAndNothingIsScaled() {
+        // 50 s: within the cap of two probe intervals (HostileShootValuesTest shows the cap).
         var fixture = new ProberFixture(ProberFixture.gardenerConfig(), 9);
         SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 9);
         fixture.scheduler.advanceBy(Duration.ofSeconds(45));
         shoot.cutAll();
         shoot.failNext(SimulatedShoot.Call.VERSION,
-                new ApiFailure(ApiFailure.Kind.THROTTLED, "429", java.util.Optional.of(Duration.ofSeconds(100)), null));
+                new ApiFailure(ApiFailure.Kind.THROTTLED, "429", java.util.Optional.of(Duration.ofSeconds(50)), null));
         int readsBefore = shoot.leaseReads().size();
         var throttledAt = fixture.scheduler.now();
-        fixture.scheduler.advanceBy(Duration.ofSeconds(99));
+        fixture.scheduler.advanceBy(Duration.ofSeconds(49));
 
         assertThat(fixture.observer.lines(NS)).contains("probe failed API_SERVER THROTTLED");
         var readsDuringBackoff = shoot.leaseReads().stream().filter(t -> t.isAfter(throttledAt)).count();

@@ -7,6 +7,7 @@ import dwd.domain.config.ResourceRef;
 import dwd.domain.lease.Decision;
 import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.scaling.ScaleDirection;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,7 @@ public final class RecordingObserver implements ProberObserver {
     private final Clock clock;
     private final List<Event> events = new ArrayList<>();
     private final List<LeaseVerdict> verdicts = new ArrayList<>();
+    private final List<Event> nextProbes = new ArrayList<>();
 
     public RecordingObserver(Clock clock) {
         this.clock = clock;
@@ -42,6 +44,11 @@ public final class RecordingObserver implements ProberObserver {
         return List.copyOf(verdicts);
     }
 
+    /** Each run's announced next run: when it was announced ({@code at}) and for when ({@code what}, an instant). */
+    public synchronized List<Event> nextProbes() {
+        return List.copyOf(nextProbes);
+    }
+
     public synchronized long count(String prefix) {
         return events.stream().filter(e -> e.what().startsWith(prefix)).count();
     }
@@ -60,6 +67,7 @@ public final class RecordingObserver implements ProberObserver {
     public void probeSucceeded(String ns, LeaseVerdict verdict, Optional<Decision> action, Instant nextProbe) {
         synchronized (this) {
             verdicts.add(verdict);
+            nextProbes.add(new Event(clock.now(), ns, nextProbe.toString()));
         }
         record(ns, "verdict " + verdict.decision() + " action " + action.map(Enum::name).orElse("none"));
     }
@@ -67,6 +75,11 @@ public final class RecordingObserver implements ProberObserver {
     @Override
     public void probeFailed(String ns, ProbeStage stage, ApiFailure failure, Instant nextProbe) {
         record(ns, "probe failed " + stage + " " + failure.kind());
+    }
+
+    @Override
+    public void wallClockStepped(Duration step, Duration heldFor) {
+        record("", "wall clock stepped " + step + ", verdicts held " + heldFor);
     }
 
     @Override

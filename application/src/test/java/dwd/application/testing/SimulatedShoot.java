@@ -92,6 +92,8 @@ public final class SimulatedShoot implements ShootClients, Machines {
         private Duration leaseAnswerDelay = Duration.ZERO;
         /** Added to every lease answer (a slow or busy API server). */
         private Duration everyLeaseAnswerDelay = Duration.ZERO;
+        /** Whether the kubelets' clocks ignore the prober's wall-clock steps (else they share its time source). */
+        private volatile boolean kubeletsOnOwnClocks;
 
         private Shoot(String namespace) {
             this.namespace = namespace;
@@ -106,9 +108,15 @@ public final class SimulatedShoot implements ShootClients, Machines {
 
         private void renew(String node) {
             // Kubelets write MicroTime: renewTime has microsecond precision.
-            Instant renewTime = scheduler.now().truncatedTo(ChronoUnit.MICROS);
+            Instant renewTime = (kubeletsOnOwnClocks ? scheduler.unsteppedNow() : scheduler.now())
+                    .truncatedTo(ChronoUnit.MICROS);
             leases.put(node, new NodeLease(node, Optional.of(renewTime)));
             lastRenewal.put(node, renewTime);
+        }
+
+        /** The kubelets keep time by clocks of their own, which a step of the prober's wall clock does not move. */
+        public void kubeletsOnOwnClocks() {
+            kubeletsOnOwnClocks = true;
         }
 
         /** The kubelets of these nodes stop renewing (a network cut). */
@@ -137,6 +145,11 @@ public final class SimulatedShoot implements ShootClients, Machines {
 
         public synchronized void failNext(Call call, ApiFailure failure) {
             failures.computeIfAbsent(call, c -> new ArrayDeque<>()).add(failure);
+        }
+
+        /** The next call throws {@code unexpected} (a bug's exception, or an Error), which no port promises. */
+        public synchronized void throwNext(Call call, Throwable unexpected) {
+            failures.computeIfAbsent(call, c -> new ArrayDeque<>()).add(unexpected);
         }
 
         /** The next call fails only after taking {@code duration} (a server that does not answer until the timeout). */
@@ -186,7 +199,11 @@ public final class SimulatedShoot implements ShootClients, Machines {
                     scheduler.elapse(slow.duration());
                     throw slow.failure();
                 }
-                throw (ApiFailure) next;
+                switch (next) {
+                    case RuntimeException exception -> throw exception;
+                    case Error error -> throw error;
+                    default -> throw new IllegalStateException("not a failure: " + next);
+                }
             }
         }
 

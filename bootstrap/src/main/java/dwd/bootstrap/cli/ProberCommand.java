@@ -121,12 +121,14 @@ public final class ProberCommand implements Callable<Integer> {
         var board = new ProbeStatusBoard(clock);
         Duration tolerance = stallTolerance != null ? stallTolerance
                 : config.probeTimeout().multipliedBy(4).plusSeconds(10);
-        var loops = new LoopProgress("probe-loops", clock, tolerance);
+        var loops = LoopProgress.failingWhenMostStall("probe-loops", clock, tolerance);
+        var metrics = new ProberMetrics(operability.registry(), clock);
+        metrics.countStalledProbeLoops(() -> loops.stalled().size());
         List<ProberObserver> observers = new ArrayList<>(List.of(
                 new LoggingProberObserver(operability.seed().outages()::inOutage),
-                new ProberMetrics(operability.registry(), clock),
+                metrics,
                 board,
-                new ProbeProgress(loops, clock, config.initialDelay()),
+                new ProbeProgress(loops, config.initialDelay()),
                 // Events are writes too: none in shadow mode (the would-be actions go to the shadow observers).
                 new ScaleEvents(mode.isShadow() ? EventRecorder.none() : LeaderOnly.events(operability.events(), leadership))));
         if (stallFile != null) {

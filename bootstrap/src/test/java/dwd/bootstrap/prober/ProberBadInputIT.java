@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
+import dwd.adapters.k8s.testing.ShootApiStub;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,7 +53,9 @@ class ProberBadInputIT {
         /** Fresh leases counted as expired would scale the healthy shoot down: the configured grace applies instead. */
         GRACE_PERIOD_NOT_POSITIVE("nodeMonitorGracePeriod is -1h0m0s, not positive: the prober uses its"
                 + " kcmNodeMonitorGraceDuration instead", true),
-        KUBECONFIG_WITH_TOO_MANY_ALIASES("the kubeconfig is not valid YAML (line 5, column", true);
+        KUBECONFIG_WITH_TOO_MANY_ALIASES("the kubeconfig is not valid YAML (line 5, column", true),
+        SHOOT_API_THAT_REDIRECTS("302 (a redirect, which dwd does not follow", true),
+        LEASE_LIST_THAT_NEVER_ENDS("refused: more than 25 pages of leases in kube-node-lease", true);
 
         final String logged;
         /** Whether the shoot is probed at all (and so again and again). */
@@ -141,6 +144,16 @@ class ProberBadInputIT {
                 shoot.createDeployment("kube-controller-manager", 1);
                 shoot.createCluster(ShootDocument.reconciled().gracePeriod("-1h").toMap());
             }
+            case SHOOT_API_THAT_REDIRECTS -> {
+                var elsewhere = stub(path -> ShootApiStub.version());
+                shoot.createSecret(SECRET, Map.of("kubeconfig",
+                        stub(path -> ShootApiStub.redirect(elsewhere.url() + path)).kubeconfig()));
+            }
+            case LEASE_LIST_THAT_NEVER_ENDS -> shoot.createSecret(SECRET, Map.of("kubeconfig", stub(path -> switch (path) {
+                case "/version" -> ShootApiStub.version();
+                case "/api/v1/nodes" -> ShootApiStub.nodes(List.of());
+                default -> ShootApiStub.endlessPages();
+            }).kubeconfig()));
             case LEASE_WITHOUT_RENEW_TIME -> {
                 shoot.createSecret(SECRET, Map.of("kubeconfig", kubeconfig));
                 String node = shoot.namespace() + "-never-renewed";
@@ -149,8 +162,7 @@ class ProberBadInputIT {
                 shoot.createLease(node, null);
             }
         }
-        if (bad == BadInput.SECRET_WITHOUT_KUBECONFIG || bad == BadInput.KUBECONFIG_THAT_DOES_NOT_PARSE
-                || bad == BadInput.LEASE_WITHOUT_RENEW_TIME || bad == BadInput.KUBECONFIG_WITH_TOO_MANY_ALIASES) {
+        if (bad.probed && bad != BadInput.GRACE_PERIOD_NOT_POSITIVE) { // that one has its Cluster already
             shoot.createCluster(ShootDocument.reconciled().gracePeriod("1h").toMap());
         }
         return shoot;
@@ -164,6 +176,13 @@ class ProberBadInputIT {
                     .append(String.join(", ", java.util.Collections.nCopies(10, "*a" + (level - 1)))).append("]\n");
         }
         return yaml.toString();
+    }
+
+    /** A shoot's API server answering as {@code answers} say, closed after the test. */
+    private ShootApiStub stub(ShootApiStub.Answers answers) throws IOException {
+        var stub = new ShootApiStub().answering(answers);
+        cleanup.add(stub);
+        return stub;
     }
 
     /** A shoot namespace with {@code nodes} nodes whose leases are fresh for the test's duration (grace period 1 h). */

@@ -103,7 +103,14 @@ class ProberFaultsIT {
                     .as("spacing of the throttled probes").isGreaterThanOrEqualTo(Duration.ofMillis(1_900));
         }
 
-        Instant mode = switchTo(proxy, on("/version", new Answer(401, Map.of())));
+        // A Retry-After beyond any duration holds the next probe back by the cap only: the larger of two
+        // probe intervals and the prober's own back-off (2 s here).
+        Instant mode = switchTo(proxy, on("/version", new Answer(429, Map.of("Retry-After", "9223372036854775807"))));
+        assertThat(awaitFailures(prober, ns, mode, ProbeStage.API_SERVER, Kind.THROTTLED, 2)).allSatisfy(failure ->
+                assertThat(Duration.between(failure.at(), failure.nextProbe()))
+                        .isBetween(Duration.ofMillis(1_800), Duration.ofMillis(2_200)));
+
+        mode = switchTo(proxy, on("/version", new Answer(401, Map.of())));
         Failed unauthorized = awaitFailures(prober, ns, mode, ProbeStage.API_SERVER, Kind.UNAUTHORIZED, 2).getLast();
         assertThat(Duration.between(unauthorized.at(), unauthorized.nextProbe())).as("no back-off after a 401")
                 .isLessThan(Duration.ofMillis(1_500));

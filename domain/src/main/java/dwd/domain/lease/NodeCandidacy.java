@@ -20,8 +20,10 @@ public final class NodeCandidacy {
     public static final List<String> DEFAULT_UNHEALTHY_CONDITIONS =
             List.of("KernelDeadlock", "ReadonlyFilesystem", "DiskPressure", "NetworkUnavailable");
 
-    static final String WORKER_POOL_LABEL = "worker.gardener.cloud/pool";
-    static final String NOT_MANAGED_BY_MCM_ANNOTATION = "node.machine.sapcloud.io/not-managed-by-mcm";
+    /** The one label of a node the rules read: its worker pool. */
+    public static final String WORKER_POOL_LABEL = "worker.gardener.cloud/pool";
+    /** The one annotation of a node the rules read. */
+    public static final String NOT_MANAGED_BY_MCM_ANNOTATION = "node.machine.sapcloud.io/not-managed-by-mcm";
     static final String IN_PLACE_UPDATE_CONDITION = "InPlaceUpdate";
     private static final Set<String> IN_PLACE_UPDATE_EXCLUDING_REASONS = Set.of("ReadyForUpdate", "UpdateFailed");
     private static final String TRUE = "True";
@@ -50,6 +52,14 @@ public final class NodeCandidacy {
             }
         }
         return new NodeCandidacy(live, NullSafe.stringLists(workerNodeConditions));
+    }
+
+    /**
+     * Whether {@code condition} can exclude a node: a condition that is {@code True} (an unhealthy one,
+     * for some pool) or an in-place update's. A reader may leave every other condition out.
+     */
+    public static boolean canExclude(NodeCondition condition) {
+        return condition.status().equals(TRUE) || condition.type().equals(IN_PLACE_UPDATE_CONDITION);
     }
 
     /** Every rule that excludes {@code node}, in declaration order; empty for a candidate. */

@@ -99,6 +99,10 @@ final class ShootKubeconfig {
                 // share one HTTP/2 connection either.
                 .connectionPool(new ConnectionPool(0, 1, TimeUnit.SECONDS))
                 .protocols(List.of(Protocol.HTTP_1_1))
+                // A redirect is an answer, never followed: the credentials go to the server the kubeconfig
+                // names and nowhere else, and what is read comes from there (not from another port, nor over http).
+                .followRedirects(false)
+                .followSslRedirects(false)
                 .connectTimeout(millis, TimeUnit.MILLISECONDS)
                 .readTimeout(millis, TimeUnit.MILLISECONDS)
                 .writeTimeout(millis, TimeUnit.MILLISECONDS)

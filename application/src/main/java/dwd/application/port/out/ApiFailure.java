@@ -30,7 +30,10 @@ public final class ApiFailure extends RuntimeException {
         UNAVAILABLE,
         /** The call did not complete within its timeout. */
         TIMEOUT,
-        /** Input we were given is unusable (a secret without kubeconfig, a kubeconfig that does not parse). */
+        /**
+         * Input we were given is unusable: a secret without kubeconfig, a kubeconfig that does not parse, an
+         * answer beyond what dwd reads of one (too large, too many items or pages), a redirect.
+         */
         BAD_INPUT,
     }
 

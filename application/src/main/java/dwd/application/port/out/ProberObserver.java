@@ -34,6 +34,12 @@ public interface ProberObserver {
 
     default void probeFailed(String shootNamespace, ProbeStage stage, ApiFailure failure, Instant nextProbe) { }
 
+    /**
+     * The wall clock stepped by {@code step} (positive: forward) against the monotonic clock: lease
+     * verdicts of every shoot are held for {@code heldFor}. Reported once per step, not per shoot.
+     */
+    default void wallClockStepped(Duration step, Duration heldFor) { }
+
     default void flowStarted(String shootNamespace, ScaleDirection direction, LeaseVerdict cause) { }
 
     /** A resource was scaled: {@code from} → {@code to} replicas. */

@@ -57,6 +57,11 @@ final class ProberObservers implements ProberObserver {
     }
 
     @Override
+    public void wallClockStepped(Duration step, Duration heldFor) {
+        each(o -> o.wallClockStepped(step, heldFor));
+    }
+
+    @Override
     public void flowStarted(String ns, ScaleDirection direction, LeaseVerdict cause) {
         each(o -> o.flowStarted(ns, direction, cause));
     }

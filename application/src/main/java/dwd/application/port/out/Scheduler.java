@@ -9,7 +9,10 @@ import java.time.Duration;
  */
 public interface Scheduler extends Clock {
 
-    /** Runs {@code task} once, {@code delay} from now (a non-positive delay means as soon as possible). */
+    /**
+     * Runs {@code task} once, {@code delay} from now on the monotonic clock (a non-positive delay means
+     * as soon as possible; longer delays than 2^63 ns, about 292 years, are that long).
+     */
     Cancellable schedule(Duration delay, Runnable task);
 
     /** Runs {@code task} as soon as possible, concurrently with the caller. */
