@@ -34,7 +34,8 @@ import org.apache.logging.log4j.Logger;
  * then known from its first failed call, whoever made it, so that callers which cannot say when
  * they retry (a scale flow) can ask {@link #inOutage()} and stay quiet; and it ends with the first
  * call answered that was sent after the outage began (an answer to a call sent before it, which
- * arrives late, says nothing about now).
+ * arrives late, says nothing about now). It also knows the server's running list-watches
+ * ({@link #caches()}), for the age of their caches and the ones that ended for good.
  */
 public final class OutageLog {
 
@@ -49,6 +50,7 @@ public final class OutageLog {
 
     private final String server;
     private final Clock clock;
+    private final CacheAges caches = new CacheAges();
 
     // Guarded by this.
     private Instant since;
@@ -69,6 +71,11 @@ public final class OutageLog {
     OutageLog(String server, Clock clock) {
         this.server = Objects.requireNonNull(server, "server");
         this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** The list-watches of this server that run: their caches' ages and which of them ended for good. */
+    public CacheAges caches() {
+        return caches;
     }
 
     /**
