@@ -21,6 +21,7 @@ public final class RecordingObserver implements ProberObserver {
     private final Clock clock;
     private final List<Event> events = new ArrayList<>();
     private final List<LeaseVerdict> verdicts = new ArrayList<>();
+    private final List<Event> nextProbes = new ArrayList<>();
 
     public RecordingObserver(Clock clock) {
         this.clock = clock;
@@ -42,6 +43,11 @@ public final class RecordingObserver implements ProberObserver {
         return List.copyOf(verdicts);
     }
 
+    /** Each run's announced next run: when it was announced ({@code at}) and for when ({@code what}, an instant). */
+    public synchronized List<Event> nextProbes() {
+        return List.copyOf(nextProbes);
+    }
+
     public synchronized long count(String prefix) {
         return events.stream().filter(e -> e.what().startsWith(prefix)).count();
     }
@@ -60,6 +66,7 @@ public final class RecordingObserver implements ProberObserver {
     public void probeSucceeded(String ns, LeaseVerdict verdict, Optional<Decision> action, Instant nextProbe) {
         synchronized (this) {
             verdicts.add(verdict);
+            nextProbes.add(new Event(clock.now(), ns, nextProbe.toString()));
         }
         record(ns, "verdict " + verdict.decision() + " action " + action.map(Enum::name).orElse("none"));
     }
