@@ -1,5 +1,6 @@
 package dwd.adapters.k8s.watch;
 
+import dwd.adapters.k8s.NotSent;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Clock;
 import dwd.domain.config.GoDuration;
@@ -200,8 +201,8 @@ public final class OutageLog {
 
     /**
      * Adds to each client an interceptor that notes the outcome of every call: no response, 5xx or
-     * 429 begins an outage (silently), any other status ends one. A call cancelled by its caller
-     * counts as neither.
+     * 429 begins an outage (silently), any other status ends one. A call cancelled by its caller, or
+     * never sent ({@link NotSent}), counts as neither.
      */
     public UnaryOperator<ApiClient> detecting() {
         Interceptor detection = chain -> {
@@ -210,7 +211,7 @@ public final class OutageLog {
             try {
                 response = chain.proceed(chain.request());
             } catch (IOException e) {
-                if (!chain.call().isCanceled()) {
+                if (!chain.call().isCanceled() && !(e instanceof NotSent)) {
                     noAnswer(call);
                 }
                 throw e;
