@@ -45,8 +45,10 @@ final class WatchLiveness {
         return () -> {
             List<String> dead = deadWatches.get();
             return dead.isEmpty() ? Result.ok(name, "every watch of the seed runs")
-                    : Result.failing(name, "the watch of " + String.join(", ", dead) + " stopped for good and cannot"
-                            + " restart: its cache is not trusted any more; restarting dwd brings it back");
+                    : Result.failing(name, (dead.size() == 1 ? "the watch of " : "the watches of ")
+                            + String.join(", ", dead) + " stopped for good and cannot restart: "
+                            + (dead.size() == 1 ? "its cache is" : "their caches are")
+                            + " not trusted any more; restarting dwd brings them back");
         };
     }
 }
