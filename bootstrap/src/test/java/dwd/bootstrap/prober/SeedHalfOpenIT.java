@@ -53,11 +53,8 @@ class SeedHalfOpenIT {
         String namespace = controlPlane.createNamespace("shoot--dev--half-open");
         var seed = new SeedFixture(client, namespace);
         cleanup.add(seed);
-        seed.createKubeconfigSecret(controlPlane.selfContainedKubeconfig());
-        seed.createGardenerDependents();
-        List<String> nodes = seed.createNodes(5);
-        seed.startKubelets();
-        seed.createCluster("8s"); // leases expire 6 s after their last renewal
+        // The shoot is reached directly; leases expire 6 s after their last renewal.
+        List<String> nodes = seed.createRenewingShoot(controlPlane.selfContainedKubeconfig(), 5);
         var recorder = new DeploymentRecorder(controlPlane.newApiClient(Duration.ZERO), namespace);
         cleanup.add(recorder);
         ApiClient upstream = controlPlane.newApiClient(Duration.ZERO);
