@@ -374,7 +374,7 @@ final class ResourceScaler {
             try {
                 // Readiness only paces the levels: the cache's copy will do when it holds the resource.
                 Duration readTimeout = bound.compareTo(step.timeout()) < 0 ? bound : step.timeout();
-                return resources.cached(namespace, ref).or(() -> resources.read(namespace, ref, readTimeout))
+                return resources.cachedForPacing(namespace, ref).or(() -> resources.read(namespace, ref, readTimeout))
                         .map(seen -> scale.reachedBy(seen.readyReplicas()))
                         .orElse(false);
             } catch (ApiFailure failure) {

@@ -70,10 +70,11 @@ final class DependentsCache implements AutoCloseable {
     }
 
     /**
-     * The resource as cached, or empty (not cached, not in the seed, or the watch's first list failed
-     * or took longer than {@link #FIRST_LIST_WAIT}).
+     * The resource as cached, or empty (not cached, not in the seed, the watch's first list failed
+     * or took longer than {@link #FIRST_LIST_WAIT}, the watch has not proven itself alive lately, or,
+     * unless {@code evenBeforeOwnWrite}, it has not shown dwd's last write of the resource yet).
      */
-    Optional<ScalableResource> get(String namespace, ResourceRef ref) {
+    Optional<ScalableResource> get(String namespace, ResourceRef ref, boolean evenBeforeOwnWrite) {
         if (closed || !cacheable(ref)) {
             return Optional.empty();
         }
@@ -92,7 +93,7 @@ final class DependentsCache implements AutoCloseable {
         Optional<ScalableResource> cached = watch.get(namespace, ref.name());
         var written = new WrittenObject(namespace, ref);
         OwnWrite write = ownWrites.get(written);
-        if (write == null) {
+        if (write == null || evenBeforeOwnWrite) {
             return cached;
         }
         if (watch.hasSeen(write.version()) || cached.filter(copy -> copy.version().equals(write.version())).isPresent()) {

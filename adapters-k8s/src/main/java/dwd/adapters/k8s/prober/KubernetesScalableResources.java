@@ -120,7 +120,13 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     /** From watches over the seed's Deployments and StatefulSets of the dependents' names ({@link DependentsCache}). */
     @Override
     public Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
-        return cache.get(namespace, ref);
+        return cache.get(namespace, ref, false);
+    }
+
+    /** The cached copy even before the watch has shown this process's last write: a readiness check's "not yet". */
+    @Override
+    public Optional<ScalableResource> cachedForPacing(String namespace, ResourceRef ref) {
+        return cache.get(namespace, ref, true);
     }
 
     @Override

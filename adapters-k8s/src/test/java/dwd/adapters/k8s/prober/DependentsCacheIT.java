@@ -68,6 +68,8 @@ class DependentsCacheIT {
         assertThat(resources.read(namespace, KCM, TIMEOUT)).hasValueSatisfying(now -> assertThat(now.specReplicas()).isZero());
 
         assertThat(resources.cached(namespace, KCM)).as("the cache, still at 3 replicas, is not used").isEmpty();
+        assertThat(resources.cachedForPacing(namespace, KCM)).as("but paces a readiness wait: it can only say not yet")
+                .hasValueSatisfying(copy -> assertThat(copy.specReplicas()).isEqualTo(3));
     }
 
     @Test

@@ -77,6 +77,15 @@ public interface ScalableResources {
     }
 
     /**
+     * As {@link #cached}, also while the cache has not yet shown this process's last write of the
+     * resource: for pacing only (the readiness wait after that write), where a copy from before the
+     * write can only answer "not yet".
+     */
+    default Optional<ScalableResource> cachedForPacing(String namespace, ResourceRef ref) {
+        return cached(namespace, ref);
+    }
+
+    /**
      * {@code true} when every write is sent with {@code dryRun=All}: the API server checks it as a real
      * one (authorization, admission, validation) and persists nothing. Server-side shadow mode refuses
      * to start on resources that would write for real.
