@@ -3,14 +3,14 @@ package dwd.application.prober;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Cancellable;
 import dwd.application.port.out.ProberObserver;
+import dwd.application.port.out.ProberObserver.ProbeStage;
 import dwd.application.port.out.ScalableResource;
 import dwd.application.port.out.ScalableResources;
 import dwd.application.port.out.Scheduler;
 import dwd.domain.config.GoDuration;
 import dwd.domain.config.ResourceRef;
-import dwd.application.port.out.ProberObserver.ProbeStage;
-import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.lease.Decision;
+import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.scaling.ScaleDirection;
 import dwd.domain.scaling.ScaleStep;
 import dwd.domain.scaling.StepDecision;
@@ -258,7 +258,8 @@ final class ResourceScaler {
                         + " after its deadline; taken as lost");
                 return Optional.empty();
             }
-            LOG.log(System.Logger.Level.INFO, () -> namespace + ": a write of " + ref + " at version "
+            LOG.log(doubt.get().noticeOnce() ? System.Logger.Level.INFO : System.Logger.Level.DEBUG, () -> namespace
+                    + ": a write of " + ref + " at version "
                     + doubt.get().version() + " got no answer within its deadline and may still land; " + direction
                     + " waits up to " + GoDuration.format(left) + " for " + ref.name() + " to move past that version"
                     + " before deciding it needs nothing");

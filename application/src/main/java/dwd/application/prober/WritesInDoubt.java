@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A shoot's scale writes whose outcome is unknown: no answer came within the write's deadline, or
@@ -28,9 +29,18 @@ final class WritesInDoubt {
      *
      * @param deadline the write's own deadline, which it did not answer within
      */
-    record Doubt(String version, Instant since, Duration deadline) {
+    record Doubt(String version, Instant since, Duration deadline, AtomicBoolean noticed) {
+        Doubt(String version, Instant since, Duration deadline) {
+            this(version, since, deadline, new AtomicBoolean());
+        }
+
         Instant until() {
             return since.plus(deadline);
+        }
+
+        /** True the first time only: a wait on this doubt is logged once at INFO. */
+        boolean noticeOnce() {
+            return noticed.compareAndSet(false, true);
         }
     }
 
