@@ -143,6 +143,9 @@ public final class ApiFailures {
     }
 
     private static ApiFailure fromTransport(String action, IOException e) {
+        if (e instanceof NotSent refused) {
+            return new ApiFailure(Kind.FORBIDDEN, action + ": " + refused.getMessage(), e);
+        }
         // SocketTimeoutException is a read/connect timeout; a bare InterruptedIOException("timeout")
         // is OkHttp's call timeout.
         if (e instanceof SocketTimeoutException || e instanceof InterruptedIOException) {

@@ -39,6 +39,8 @@ public final class RequestMetering implements Interceptor {
         Response response;
         try {
             response = chain.proceed(request);
+        } catch (NotSent notSent) {
+            throw notSent; // refused by this process: no request
         } catch (IOException | RuntimeException e) {
             traffic.requestCompleted(target, verb, ApiTraffic.NO_RESPONSE, Duration.ofNanos(System.nanoTime() - started));
             throw e;

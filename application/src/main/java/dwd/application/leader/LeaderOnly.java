@@ -45,6 +45,11 @@ public final class LeaderOnly {
             }
 
             @Override
+            public Optional<ScalableResource> cachedForPacing(String namespace, ResourceRef ref) {
+                return resources.cachedForPacing(namespace, ref);
+            }
+
+            @Override
             public void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
                     Duration timeout) {
                 require(leadership, "patching annotations of " + ref + " in namespace " + namespace);

@@ -7,14 +7,15 @@ import java.util.Optional;
 /**
  * Constants of the prober that the config file does not set. The defaults are the original's
  * (3 attempts 100 ms apart, readiness polled every second, a 10 s back-off after a 429 without
- * Retry-After); tests shorten them. A scaled resource is watched for ready replicas for its own
- * configured {@code timeout}, unless {@link #readinessTimeout} overrides it.
+ * Retry-After); tests shorten them. A scaled resource is watched for ready replicas for the
+ * original's 5 s ({@link #READINESS_WAIT}), unless {@link #readinessTimeout} overrides it; a resource's
+ * configured {@code timeout} bounds its calls, not that wait.
  *
  * @param attempts tries per resource and scale flow run
  * @param retryBackoff pause between tries
  * @param readinessTimeout when present, how long every scaled resource is watched for ready replicas
- *     before the flow moves on, instead of the resource's {@code timeout} (demos and tests on control
- *     planes where nothing ever becomes ready)
+ *     before the flow moves on, instead of {@link #READINESS_WAIT} (demos and tests on control planes
+ *     where nothing ever becomes ready)
  * @param readinessPoll spacing of those checks
  * @param throttleBackoff pause after a 429 that carries no Retry-After
  * @param minProbeSpacing the floor between two probe runs when probing early for a predicted crossing
@@ -31,6 +32,13 @@ public record ProberTuning(
         Duration minProbeSpacing,
         Duration firstRunSpacing) {
 
+    /**
+     * The original's readiness wait (its scaler's {@code resourceCheckTimeout}, polled every second by
+     * {@code resourceCheckInterval}): how long a scaled resource is watched for ready replicas before the
+     * next level starts anyway.
+     */
+    public static final Duration READINESS_WAIT = Duration.ofSeconds(5);
+
     public ProberTuning {
         Objects.requireNonNull(readinessTimeout, "readinessTimeout");
     }
@@ -46,8 +54,8 @@ public record ProberTuning(
                 minProbeSpacing, firstRunSpacing);
     }
 
-    /** How long a resource whose configured {@code timeout} is {@code resourceTimeout} is watched for ready replicas. */
-    Duration readinessBound(Duration resourceTimeout) {
-        return readinessTimeout.orElse(resourceTimeout);
+    /** How long a scaled resource is watched for ready replicas. */
+    Duration readinessBound() {
+        return readinessTimeout.orElse(READINESS_WAIT);
     }
 }

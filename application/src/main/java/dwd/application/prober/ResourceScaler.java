@@ -3,11 +3,13 @@ package dwd.application.prober;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Cancellable;
 import dwd.application.port.out.ProberObserver;
+import dwd.application.port.out.ProberObserver.ProbeStage;
 import dwd.application.port.out.ScalableResource;
 import dwd.application.port.out.ScalableResources;
 import dwd.application.port.out.Scheduler;
 import dwd.domain.config.GoDuration;
 import dwd.domain.config.ResourceRef;
+import dwd.domain.lease.Decision;
 import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.scaling.ScaleDirection;
 import dwd.domain.scaling.ScaleStep;
@@ -35,10 +37,14 @@ import java.util.function.Supplier;
  *   <li>decides ({@link StepDecision#decide});</li>
  *   <li>before a scale, waits the step's initial delay once, then looks and decides again (the
  *       dependent may no longer need it);</li>
- *   <li>sends the decision's writes ({@link StepRun#write}), at the version it was decided on; a
- *       conflict decides again on a read, up to {@link #DECISIONS_PER_ATTEMPT} times;</li>
- *   <li>after a scale, waits for the dependent's ready replicas, for at most its readiness bound,
- *       and moves on either way.</li>
+ *   <li>sends the decision's writes ({@link StepRun#write}), at the version it was decided on, each
+ *       within a deadline that ends before the shoot's next probe run (a newer verdict never finds a
+ *       write of an older one still on its way); a conflict decides again on a read, up to
+ *       {@link #DECISIONS_PER_ATTEMPT} times; a write that got no answer is in doubt
+ *       ({@link WritesInDoubt}) until the dependent is seen past its version, and meanwhile no decision
+ *       to send nothing is taken on that version;</li>
+ *   <li>after a scale, waits for the dependent's ready replicas, for at most the original's 5 s
+ *       ({@link ProberTuning#readinessBound()}), and moves on either way.</li>
  * </ol>
  * A failure is retried ({@link ProberTuning#attempts()}, {@link ProberTuning#retryBackoff()}), except
  * an unknown kind or an unusable record, which retrying cannot mend. Waits go through the scheduler
@@ -51,6 +57,9 @@ final class ResourceScaler {
 
     /** Decisions per attempt: a write that finds the resource changed since it was seen is decided again on a read. */
     static final int DECISIONS_PER_ATTEMPT = 5;
+
+    /** The shortest deadline a write gets, even when the shoot's next probe run is due or overdue. */
+    static final Duration MIN_WRITE_DEADLINE = Duration.ofSeconds(1);
 
     /** How a step ended. */
     enum StepOutcome { SCALED, NOTHING_TO_DO, SKIPPED, FAILED, CANCELLED }
@@ -68,6 +77,9 @@ final class ResourceScaler {
     private final Scheduler scheduler;
     private final ProberTuning tuning;
     private final ProberObserver observer;
+    private final WritesInDoubt doubts = new WritesInDoubt();
+    /** When the shoot's next probe run is due, as its probe last announced: a newer verdict comes no sooner. */
+    private volatile Instant nextProbe = Instant.MAX;
 
     ResourceScaler(String namespace, ScalableResources resources, Scheduler scheduler, ProberTuning tuning,
             ProberObserver observer) {
@@ -76,6 +88,25 @@ final class ResourceScaler {
         this.scheduler = scheduler;
         this.tuning = tuning;
         this.observer = observer;
+    }
+
+    /**
+     * Told the shoot's next probe run with each run's outcome (before a flow starts on it): the
+     * deadline of every write ends by then.
+     */
+    ProberObserver nextProbeRuns() {
+        return new ProberObserver() {
+            @Override
+            public void probeSucceeded(String shootNamespace, LeaseVerdict verdict, Optional<Decision> action,
+                    Instant next) {
+                nextProbe = next;
+            }
+
+            @Override
+            public void probeFailed(String shootNamespace, ProbeStage stage, ApiFailure failure, Instant next) {
+                nextProbe = next;
+            }
+        };
     }
 
     /** Starts the step; the future completes when it has ended (it never completes exceptionally). */
@@ -174,7 +205,7 @@ final class ResourceScaler {
             }
             ApiFailure lastConflict = null;
             for (int decision = 1; decision <= DECISIONS_PER_ATTEMPT; decision++) {
-                Optional<ScalableResource> cached = number == 1 && decision == 1
+                Optional<ScalableResource> cached = number == 1 && decision == 1 && doubts.of(ref).isEmpty()
                         ? resources.cached(namespace, ref) : Optional.empty();
                 Optional<StepDecision> onCache = cached.map(copy -> decide(Optional.of(copy)));
                 if (!delayed && onCache.filter(d -> d instanceof NothingToDo nothing && nothing.sendsNothing()).isPresent()) {
@@ -182,7 +213,14 @@ final class ResourceScaler {
                 }
                 boolean cacheDecides = onCache.filter(Scale.class::isInstance).isPresent();
                 Optional<ScalableResource> seen = cacheDecides ? cached : resources.read(namespace, ref, step.timeout());
+                if (!cacheDecides) {
+                    doubts.seen(ref, seen);
+                }
                 StepDecision decided = cacheDecides ? onCache.get() : decide(seen);
+                Optional<Next> untilDoubtEnds = awaitDoubt(number, decided);
+                if (untilDoubtEnds.isPresent()) {
+                    return untilDoubtEnds.get();
+                }
                 try {
                     return act(number, decided, seen);
                 } catch (ApiFailure failure) {
@@ -200,6 +238,33 @@ final class ResourceScaler {
 
         private StepDecision decide(Optional<ScalableResource> seen) {
             return StepDecision.decide(direction, step, seen);
+        }
+
+        /**
+         * A decision to send nothing, taken on the version a write of ours is in doubt at, waits: that
+         * write may still land and undo it. The step decides again on a read every poll, until the
+         * dependent moves past that version or the doubt's time is over.
+         */
+        private Optional<Next> awaitDoubt(int number, StepDecision decided) {
+            Optional<WritesInDoubt.Doubt> doubt = doubts.of(ref);
+            if (doubt.isEmpty() || decided.needsScaling()) {
+                return Optional.empty();
+            }
+            Duration left = Duration.between(scheduler.now(), doubt.get().until());
+            if (!left.isPositive()) {
+                doubts.expired(ref, doubt.get());
+                LOG.log(System.Logger.Level.INFO, () -> namespace + ": the write of " + ref + " at version "
+                        + doubt.get().version() + " did not land within " + GoDuration.format(doubt.get().deadline())
+                        + " after its deadline; taken as lost");
+                return Optional.empty();
+            }
+            LOG.log(doubt.get().noticeOnce() ? System.Logger.Level.INFO : System.Logger.Level.DEBUG, () -> namespace
+                    + ": a write of " + ref + " at version "
+                    + doubt.get().version() + " got no answer within its deadline and may still land; " + direction
+                    + " waits up to " + GoDuration.format(left) + " for " + ref.name() + " to move past that version"
+                    + " before deciding it needs nothing");
+            Duration poll = left.compareTo(tuning.readinessPoll()) < 0 ? left : tuning.readinessPoll();
+            return Optional.of(new Next.WaitThen(poll, () -> attempt(number), StepOutcome.CANCELLED));
         }
 
         /** Does what {@code decided} says, on {@code seen}; a scale first waits the step's initial delay, once. */
@@ -231,8 +296,8 @@ final class ResourceScaler {
                 case Scale scale -> {
                     write(seen.orElseThrow(), scale);
                     observer.resourceScaled(namespace, direction, ref, scale.from(), scale.to(), cause);
-                    Duration bound = tuning.readinessBound(step.timeout());
-                    yield awaitReadiness(scale, scheduler.now().plus(bound), bound);
+                    Duration bound = tuning.readinessBound();
+                    yield awaitReadiness(scale, bound, bound);
                 }
             };
         }
@@ -246,49 +311,71 @@ final class ResourceScaler {
          * @throws ApiFailure CONFLICT when the dependent changed since {@code seen}: nothing was changed
          */
         private void write(ScalableResource seen, Scale scale) {
-            Duration timeout = step.timeout();
-            if (resources.scalesInOneWrite(ref)) {
-                resources.scaleAndAnnotateAt(namespace, ref, seen.version(), scale.to(), scale.annotations(), timeout);
-            } else if (scale.annotationsFirst()) {
-                String recorded = resources.patchAnnotationsAt(namespace, ref, seen.version(), scale.annotations(), timeout);
-                resources.scaleAt(namespace, ref, recorded, scale.to(), timeout);
-            } else {
-                resources.scaleAt(namespace, ref, seen.version(), scale.to(), timeout);
-                resources.patchAnnotations(namespace, ref, scale.annotations(), timeout);
+            Duration deadline = writeDeadline();
+            String at = seen.version();
+            try {
+                if (resources.scalesInOneWrite(ref)) {
+                    resources.scaleAndAnnotateAt(namespace, ref, at, scale.to(), scale.annotations(), deadline);
+                } else if (scale.annotationsFirst()) {
+                    at = resources.patchAnnotationsAt(namespace, ref, at, scale.annotations(), deadline);
+                    resources.scaleAt(namespace, ref, at, scale.to(), deadline);
+                } else {
+                    resources.scaleAt(namespace, ref, at, scale.to(), deadline);
+                    at = null; // the count is written; the record's removal decides none
+                    resources.patchAnnotations(namespace, ref, scale.annotations(), deadline);
+                }
+            } catch (ApiFailure failure) {
+                doubts.failed(ref, at, failure, scheduler.now(), deadline);
+                throw failure;
             }
+            doubts.landed(ref);
+        }
+
+        /**
+         * The step's timeout, cut to end when the shoot's next probe run is due (at least
+         * {@link #MIN_WRITE_DEADLINE}): an answer later than that would be taken for the state a newer
+         * verdict decides on, and the write is given up instead (and is in doubt).
+         */
+        private Duration writeDeadline() {
+            Duration untilNextProbe = Duration.between(scheduler.now(), nextProbe);
+            if (untilNextProbe.compareTo(step.timeout()) >= 0) {
+                return step.timeout();
+            }
+            return untilNextProbe.compareTo(MIN_WRITE_DEADLINE) > 0 ? untilNextProbe : MIN_WRITE_DEADLINE;
         }
 
         /** Annotation changes made whatever the version: clean-ups that decide no count. */
         private void patch(Map<String, Optional<String>> changes) {
             if (!changes.isEmpty()) {
-                resources.patchAnnotations(namespace, ref, changes, step.timeout());
+                resources.patchAnnotations(namespace, ref, changes, writeDeadline());
             }
         }
 
         /**
-         * Watches the ready replicas until the scale shows done, for at most {@code bound}, so that the
-         * next level starts only once this one is up (or down); then moves on either way, as the original
-         * effectively does: a rollout that never completes must not hold the next level for ever.
+         * Watches the ready replicas until the scale shows done, polling every {@link ProberTuning#readinessPoll()}
+         * for at most {@code bound} (counted in the scheduler's waits, so a wall-clock step does not
+         * move it), so that the next level starts only once this one is up (or down); then moves on
+         * either way, as the original does: a rollout that never completes must not hold the next level.
          */
-        private Next awaitReadiness(Scale scale, Instant deadline, Duration bound) {
-            if (cancellation.isCancelled() || isReached(scale)) {
+        private Next awaitReadiness(Scale scale, Duration left, Duration bound) {
+            if (cancellation.isCancelled() || isReached(scale, bound)) {
                 return new Next.Done(StepOutcome.SCALED);
             }
-            if (!scheduler.now().isBefore(deadline)) {
+            if (!left.isPositive()) {
                 LOG.log(System.Logger.Level.INFO, () -> namespace + ": " + ref + " did not reach "
                         + (direction == ScaleDirection.UP ? "1 ready replica" : "0 ready replicas")
                         + " within " + GoDuration.format(bound) + "; moving on");
                 return new Next.Done(StepOutcome.SCALED);
             }
-            Duration untilDeadline = Duration.between(scheduler.now(), deadline);
-            Duration poll = untilDeadline.compareTo(tuning.readinessPoll()) < 0 ? untilDeadline : tuning.readinessPoll();
-            return new Next.WaitThen(poll, () -> awaitReadiness(scale, deadline, bound), StepOutcome.SCALED);
+            Duration poll = left.compareTo(tuning.readinessPoll()) < 0 ? left : tuning.readinessPoll();
+            return new Next.WaitThen(poll, () -> awaitReadiness(scale, left.minus(poll), bound), StepOutcome.SCALED);
         }
 
-        private boolean isReached(Scale scale) {
+        private boolean isReached(Scale scale, Duration bound) {
             try {
                 // Readiness only paces the levels: the cache's copy will do when it holds the resource.
-                return resources.cached(namespace, ref).or(() -> resources.read(namespace, ref, step.timeout()))
+                Duration readTimeout = bound.compareTo(step.timeout()) < 0 ? bound : step.timeout();
+                return resources.cachedForPacing(namespace, ref).or(() -> resources.read(namespace, ref, readTimeout))
                         .map(seen -> scale.reachedBy(seen.readyReplicas()))
                         .orElse(false);
             } catch (ApiFailure failure) {

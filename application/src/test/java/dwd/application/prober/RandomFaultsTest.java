@@ -17,9 +17,10 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Long simulated runs with random faults: network cuts and heals, failing API calls, and process
- * restarts (a fresh supervisor over the same seed, as after a crash). A replica count is never
- * lost, and once the faults stop everything returns to its original replicas without annotations.
+ * Long simulated runs with random faults: network cuts and heals, failing API calls, writes the
+ * network holds past their deadline and delivers later, and process restarts (a fresh supervisor
+ * over the same seed, as after a crash). A replica count is never lost, and once the faults stop
+ * everything returns to its original replicas without annotations.
  */
 class RandomFaultsTest {
 
@@ -52,13 +53,18 @@ class RandomFaultsTest {
         SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 4, seed);
         ProbeSupervisor supervisor = fixture.supervisor;
         for (int step = 0; step < 60; step++) {
-            switch (random.nextInt(6)) {
+            switch (random.nextInt(7)) {
                 case 0 -> shoot.cutAll();
                 case 1 -> shoot.heal();
                 case 2 -> {
                     String victim = new String[] {KCM, MCM, CA}[random.nextInt(3)];
                     fixture.resources.failAfter(NS, victim, random.nextInt(4),
                             new ApiFailure(KINDS[random.nextInt(KINDS.length)], "injected"));
+                }
+                case 4 -> { // the next write gets no answer and lands up to a minute after its deadline, if it still can
+                    String victim = new String[] {KCM, MCM, CA}[random.nextInt(3)];
+                    fixture.resources.holdNextWrite(NS, victim, fixture.scheduler,
+                            Duration.ofMillis(random.nextLong(0, 60_000)), () -> { });
                 }
                 case 3 -> { // the process dies and comes back: only what is in the seed survives
                     supervisor.close();

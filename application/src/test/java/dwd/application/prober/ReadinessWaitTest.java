@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * After scaling a resource, its level waits for its ready replicas (up: at least one; down: none)
- * for up to the resource's configured {@code timeout}, and the next level starts only then; a newer
- * opposite verdict or the probe's stop ends the wait at once. Virtual time, Gardener's plan with
- * machine-controller-manager's scale-up delay at 0, so that its level starts right after kube-controller-manager's.
+ * for up to the original's 5 s, polled every second, and the next level starts only then; a resource's
+ * {@code timeout} bounds its calls, not that wait; a newer opposite verdict or the probe's stop ends
+ * the wait at once. Virtual time, Gardener's plan with machine-controller-manager's scale-up delay at
+ * 0, so that its level starts right after kube-controller-manager's (but for the side-by-side case).
  */
 class ReadinessWaitTest {
 
@@ -68,46 +69,67 @@ class ReadinessWaitTest {
         var fixture = recovered.fixture();
         Instant kcmUp = recovered.kcmUp();
 
-        fixture.scheduler.advanceTo(kcmUp.plusSeconds(20)); // a kube-controller-manager that needs 20 s
+        fixture.scheduler.advanceTo(kcmUp.plusMillis(2_500)); // a kube-controller-manager that needs 2.5 s
         assertThat(scaleUp(fixture, MCM)).as("machine-controller-manager waits for kube-controller-manager").isEmpty();
         fixture.resources.releaseReadyReplicas(NS, KCM);
         fixture.scheduler.advanceBy(Duration.ofSeconds(5));
 
-        assertThat(scaleUp(fixture, MCM)).hasValueSatisfying(mcmUp ->
-                assertThat(mcmUp).isAfter(kcmUp.plusSeconds(20)).isBeforeOrEqualTo(kcmUp.plusSeconds(21)));
+        assertThat(scaleUp(fixture, MCM)).as("at the next poll").hasValue(kcmUp.plusSeconds(3));
         assertThat(scaleUp(fixture, CA)).hasValueSatisfying(caUp -> assertThat(caUp).isAfterOrEqualTo(scaleUp(fixture, MCM).get()));
         assertThat(fixture.observer.lines(NS)).contains("flow UP COMPLETED");
     }
 
     @Test
-    void aResourceThatNeverBecomesReadyHoldsTheNextLevelForItsTimeoutOfThirtySecondsByDefault() {
+    void aResourceThatNeverBecomesReadyHoldsTheNextLevelForTheOriginalsFiveSeconds() {
         var recovered = recover(ProberFixture.gardenerConfig(Duration.ZERO), 12);
         var fixture = recovered.fixture();
         Instant kcmUp = recovered.kcmUp();
 
-        fixture.scheduler.advanceTo(kcmUp.plusSeconds(29));
+        fixture.scheduler.advanceTo(kcmUp.plusSeconds(4));
         assertThat(scaleUp(fixture, MCM)).isEmpty();
         fixture.scheduler.advanceBy(Duration.ofSeconds(3));
 
-        assertThat(scaleUp(fixture, MCM)).as("moves on after the timeout, as the original does")
-                .hasValueSatisfying(mcmUp -> assertThat(mcmUp).isEqualTo(kcmUp.plusSeconds(30)));
+        assertThat(scaleUp(fixture, MCM)).as("moves on after 5 s, as the original does").hasValue(kcmUp.plusSeconds(5));
         assertThat(fixture.resources.replicas(NS, KCM)).isEqualTo(3);
         assertThat(fixture.resources.annotations(NS, KCM)).as("a slow rollout is no failure").isEmpty();
     }
 
     @Test
-    void eachResourceIsWaitedForForItsOwnConfiguredTimeout() {
+    void aResourcesTimeoutBoundsItsCallsNotTheReadinessWait() {
         ProberConfig gardener = ProberFixture.gardenerConfig(Duration.ZERO);
-        var kcmWithTenSeconds = new DependentResourceInfo(new ResourceRef("apps/v1", "Deployment", KCM), false,
-                new ScaleInfo(0, Duration.ZERO, Duration.ofSeconds(10)), new ScaleInfo(1, Duration.ZERO, Duration.ofSeconds(30)));
-        var recovered = recover(withDependents(gardener, List.of(kcmWithTenSeconds,
-                gardener.dependentResourceInfos().get(1), gardener.dependentResourceInfos().get(2))), 13);
+        for (Duration timeout : List.of(Duration.ofSeconds(2), Duration.ofSeconds(120))) {
+            var kcm = new DependentResourceInfo(new ResourceRef("apps/v1", "Deployment", KCM), false,
+                    new ScaleInfo(0, Duration.ZERO, timeout), new ScaleInfo(1, Duration.ZERO, Duration.ofSeconds(30)));
+            var recovered = recover(withDependents(gardener, List.of(kcm,
+                    gardener.dependentResourceInfos().get(1), gardener.dependentResourceInfos().get(2))), 13);
+            var fixture = recovered.fixture();
+            Instant kcmUp = recovered.kcmUp();
+
+            fixture.scheduler.advanceTo(kcmUp.plusSeconds(12));
+
+            assertThat(scaleUp(fixture, MCM)).as("KCM's timeout %s", timeout).hasValue(kcmUp.plusSeconds(5));
+        }
+    }
+
+    /**
+     * Gardener's config, no pod ever ready: KCM, then MCM after its 30 s scale-up delay, then CA. The
+     * original (v1.7.0) waits its 5 s for KCM, sleeps MCM's 30 s, waits 5 s for MCM, and then sleeps
+     * MCM's 30 s again in the retry its readiness timeout causes, before CA: 35 s and 35.1 s apart. dwd
+     * keeps the 5 s wait and the delay, but not the second sleep. Figures measured side by side:
+     * docs/prober.md.
+     */
+    @Test
+    void withGardenersConfigAndNoReadyPodsMcmFollowsKcmAfter35SecondsAsInTheOriginalAndCaFollowsMcmAfter5() {
+        var recovered = recover(ProberFixture.gardenerConfig(), 17);
         var fixture = recovered.fixture();
+        fixture.resources.fixReadyReplicas(NS, MCM, 0);
         Instant kcmUp = recovered.kcmUp();
 
-        fixture.scheduler.advanceTo(kcmUp.plusSeconds(12));
+        fixture.scheduler.advanceTo(kcmUp.plusSeconds(60));
 
-        assertThat(scaleUp(fixture, MCM)).hasValue(kcmUp.plusSeconds(10));
+        Instant mcmUp = scaleUp(fixture, MCM).orElseThrow();
+        assertThat(Duration.between(kcmUp, mcmUp)).isEqualTo(Duration.ofSeconds(35));
+        assertThat(scaleUp(fixture, CA)).hasValue(mcmUp.plusSeconds(5));
     }
 
     @Test
@@ -124,7 +146,9 @@ class ReadinessWaitTest {
 
     @Test
     void aNewScaleDownVerdictCancelsAScaleUpWaitingForReadinessAtOnce() {
-        var recovered = recover(ProberFixture.gardenerConfig(Duration.ZERO), 15);
+        // A wait long enough for a new verdict to come while it lasts (the leases expire 30 s after the cut).
+        var recovered = recover(ProberFixture.gardenerConfig(Duration.ZERO), 15,
+                ProberTuning.defaults().withReadinessTimeout(Duration.ofSeconds(80)));
         var fixture = recovered.fixture();
         Instant kcmUp = recovered.kcmUp();
         recovered.shoot().cutAll(); // the network breaks again while kube-controller-manager is not ready yet
@@ -136,7 +160,7 @@ class ReadinessWaitTest {
                         .filter(event -> event.namespace().equals(NS) && event.what().equals("flow DOWN started")
                                 && event.at().isAfter(kcmUp))
                         .map(Event::at).findFirst().orElseThrow())
-                .isBefore(kcmUp.plusSeconds(30));
+                .isBefore(kcmUp.plusSeconds(80));
         assertThat(scaleUp(fixture, MCM)).as("the cancelled flow never reached machine-controller-manager").isEmpty();
         assertThat(fixture.resources.replicas(NS, KCM)).as("scaled down again").isZero();
     }
@@ -146,7 +170,7 @@ class ReadinessWaitTest {
         var recovered = recover(ProberFixture.gardenerConfig(Duration.ZERO), 16);
         var fixture = recovered.fixture();
         Instant kcmUp = recovered.kcmUp();
-        fixture.scheduler.advanceTo(kcmUp.plusSeconds(5));
+        fixture.scheduler.advanceTo(kcmUp.plusSeconds(2));
 
         fixture.supervisor.close();
         Instant stopped = fixture.scheduler.now();

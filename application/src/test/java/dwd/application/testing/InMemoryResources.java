@@ -23,8 +23,8 @@ import java.util.TreeMap;
  */
 public final class InMemoryResources implements ScalableResources {
 
-    /** One write: an annotation patch or a scale. */
-    public record Write(Instant at, String namespace, String name, String description) { }
+    /** One write: an annotation patch or a scale, and the deadline it was sent with. */
+    public record Write(Instant at, String namespace, String name, String description, Duration deadline) { }
 
     private static final class Stored {
         final Map<String, String> annotations = new TreeMap<>();
@@ -51,6 +51,12 @@ public final class InMemoryResources implements ScalableResources {
     private int writesAt;
     /** Per resource: what other writers do just before each of the next writes (a no-op lets one pass). */
     private final Map<String, Deque<Runnable>> beforeWrites = new HashMap<>();
+    /** Per resource: the next versioned write is held by the network (see {@link #holdNextWrite}). */
+    private final Map<String, Hold> holds = new HashMap<>();
+    private Runnable afterEachWrite = () -> { };
+
+    /** A write the network holds: it gets no answer within its deadline, then lands {@code landsAfter} later. */
+    private record Hold(VirtualScheduler scheduler, Duration landsAfter, Runnable whileHeld) { }
 
     public InMemoryResources(Clock clock) {
         this.clock = clock;
@@ -138,6 +144,50 @@ public final class InMemoryResources implements ScalableResources {
         if (queue != null && !queue.isEmpty()) {
             queue.poll().run();
         }
+    }
+
+    /**
+     * The next write of this resource at a version is held by the network: {@code whileHeld} runs (the
+     * world goes on meanwhile), the call takes its whole deadline and fails as a timeout, and the
+     * request lands {@code landsAfter} after that, if the resource is still at the version it was
+     * made at (the API server's check), else it is refused.
+     */
+    public synchronized void holdNextWrite(String namespace, String name, VirtualScheduler scheduler,
+            Duration landsAfter, Runnable whileHeld) {
+        holds.put(key(namespace, name), new Hold(scheduler, landsAfter, whileHeld));
+    }
+
+    /** Runs {@code check} after every write that changed something (a held write's landing included). */
+    public synchronized void afterEachWrite(Runnable check) {
+        this.afterEachWrite = check;
+    }
+
+    /**
+     * Sends {@code write} (one versioned write) or, if it is to be held, holds it: the caller gets a
+     * timeout after the deadline, and the write lands later unless the resource moved on.
+     */
+    private void sendOrHold(String namespace, String name, Duration deadline, Runnable write) {
+        Hold hold = holds.remove(key(namespace, name));
+        if (hold == null) {
+            write.run();
+            afterEachWrite.run();
+            return;
+        }
+        hold.whileHeld().run();
+        hold.scheduler().elapse(deadline);
+        hold.scheduler().schedule(hold.landsAfter(), () -> {
+            synchronized (this) {
+                try {
+                    write.run();
+                    afterEachWrite.run();
+                } catch (ApiFailure refused) {
+                    writes.add(new Write(clock.now(), namespace, name, "held write refused: " + refused.getMessage(),
+                            deadline));
+                }
+            }
+        });
+        throw new ApiFailure(ApiFailure.Kind.TIMEOUT, "writing " + name + " in " + namespace + ": timed out after "
+                + deadline);
     }
 
     /** From now on, resources scale and annotate in one write, as Deployments and StatefulSets do. */
@@ -228,18 +278,27 @@ public final class InMemoryResources implements ScalableResources {
             Duration timeout) {
         failIfQueued(namespace, ref.name());
         runChangeBeforeWrite(namespace, ref.name());
-        annotate(namespace, ref, existing(namespace, ref), changes);
+        annotate(namespace, ref, existing(namespace, ref), changes, timeout);
+        afterEachWrite.run();
     }
 
     @Override
     public synchronized String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
             Map<String, Optional<String>> changes, Duration timeout) {
-        Stored stored = atVersion(namespace, ref, version);
-        annotate(namespace, ref, stored, changes);
-        return Long.toString(stored.version);
+        writesAt++;
+        failIfQueued(namespace, ref.name());
+        runChangeBeforeWrite(namespace, ref.name());
+        String[] answered = new String[1];
+        sendOrHold(namespace, ref.name(), timeout, () -> {
+            Stored stored = atVersion(namespace, ref, version);
+            annotate(namespace, ref, stored, changes, timeout);
+            answered[0] = Long.toString(stored.version);
+        });
+        return answered[0];
     }
 
-    private void annotate(String namespace, ResourceRef ref, Stored stored, Map<String, Optional<String>> changes) {
+    private void annotate(String namespace, ResourceRef ref, Stored stored, Map<String, Optional<String>> changes,
+            Duration timeout) {
         var description = new StringBuilder("annotate");
         new TreeMap<>(changes).forEach((k, v) -> {
             if (v.isPresent()) {
@@ -251,15 +310,21 @@ public final class InMemoryResources implements ScalableResources {
             }
         });
         stored.version++;
-        writes.add(new Write(clock.now(), namespace, ref.name(), description.toString()));
+        writes.add(new Write(clock.now(), namespace, ref.name(), description.toString(), timeout));
     }
 
     @Override
     public synchronized void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
-        Stored stored = atVersion(namespace, ref, version);
-        writes.add(new Write(clock.now(), namespace, ref.name(), "scale " + stored.specReplicas + "->" + replicas));
-        stored.specReplicas = replicas;
-        stored.version++;
+        writesAt++;
+        failIfQueued(namespace, ref.name());
+        runChangeBeforeWrite(namespace, ref.name());
+        sendOrHold(namespace, ref.name(), timeout, () -> {
+            Stored stored = atVersion(namespace, ref, version);
+            writes.add(new Write(clock.now(), namespace, ref.name(), "scale " + stored.specReplicas + "->" + replicas,
+                    timeout));
+            stored.specReplicas = replicas;
+            stored.version++;
+        });
     }
 
     @Override
@@ -273,22 +338,24 @@ public final class InMemoryResources implements ScalableResources {
         if (!oneWriteScales) {
             throw new IllegalArgumentException(ref + " does not scale and annotate in one write");
         }
-        Stored stored = atVersion(namespace, ref, version);
-        var description = new StringBuilder("scale " + stored.specReplicas + "->" + replicas + " and annotate");
-        new TreeMap<>(changes).forEach((k, v) -> {
-            v.ifPresentOrElse(value -> stored.annotations.put(k, value), () -> stored.annotations.remove(k));
-            description.append(' ').append(k).append(v.map(value -> "=" + value).orElse("-"));
-        });
-        stored.specReplicas = replicas;
-        stored.version++;
-        writes.add(new Write(clock.now(), namespace, ref.name(), description.toString()));
-    }
-
-    /** The stored resource, if it is still at {@code version}; first lets a queued failure or change happen. */
-    private Stored atVersion(String namespace, ResourceRef ref, String version) {
         writesAt++;
         failIfQueued(namespace, ref.name());
         runChangeBeforeWrite(namespace, ref.name());
+        sendOrHold(namespace, ref.name(), timeout, () -> {
+            Stored stored = atVersion(namespace, ref, version);
+            var description = new StringBuilder("scale " + stored.specReplicas + "->" + replicas + " and annotate");
+            new TreeMap<>(changes).forEach((k, v) -> {
+                v.ifPresentOrElse(value -> stored.annotations.put(k, value), () -> stored.annotations.remove(k));
+                description.append(' ').append(k).append(v.map(value -> "=" + value).orElse("-"));
+            });
+            stored.specReplicas = replicas;
+            stored.version++;
+            writes.add(new Write(clock.now(), namespace, ref.name(), description.toString(), timeout));
+        });
+    }
+
+    /** The stored resource, if it is still at {@code version} (the API server's check of a versioned write). */
+    private Stored atVersion(String namespace, ResourceRef ref, String version) {
         Stored stored = existing(namespace, ref);
         if (!Long.toString(stored.version).equals(version)) {
             throw new ApiFailure(ApiFailure.Kind.CONFLICT, ref + " in " + namespace + " is at version " + stored.version

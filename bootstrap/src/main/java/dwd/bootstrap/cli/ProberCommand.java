@@ -79,7 +79,7 @@ public final class ProberCommand implements Callable<Integer> {
     int concurrentReconciles;
 
     @Option(names = "--x-scale-readiness-timeout", hidden = true, converter = RoleOptions.GoDurationConverter.class,
-            description = "How long a scaled dependent is watched for ready replicas (default: its configured timeout;"
+            description = "How long a scaled dependent is watched for ready replicas (default: 5s, the original's;"
                     + " demos and tests shorten it).")
     Duration readinessTimeout;
 

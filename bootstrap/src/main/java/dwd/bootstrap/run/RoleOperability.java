@@ -6,7 +6,10 @@ import dwd.adapters.k8s.events.KubernetesEventRecorder;
 import dwd.adapters.k8s.leader.KubernetesLeaseStore;
 import dwd.adapters.k8s.leader.LeaderElectionTimings;
 import dwd.adapters.k8s.leader.LeaderElector;
+import dwd.adapters.k8s.leader.LeaderOnlyWrites;
+import dwd.adapters.k8s.watch.CacheAges;
 import dwd.adapters.metrics.ApiRequestMetrics;
+import dwd.adapters.metrics.CacheMetrics;
 import dwd.adapters.metrics.ClientThrottleMetrics;
 import dwd.adapters.metrics.HealthMetrics;
 import dwd.adapters.metrics.HealthServer;
@@ -96,12 +99,6 @@ public final class RoleOperability {
         this.traffic = new ApiRequestMetrics(registry, settings.apiTargets().toArray(String[]::new));
         String userAgent = "dwd/" + settings.version() + " (" + settings.role() + "; " + identity.identity() + ")";
         var acquisitions = ProcessMetrics.leaderAcquisitions(registry, settings.lockName());
-        this.seed = plainSeed.decorated(client -> {
-            client.setUserAgent(userAgent);
-            return RequestMetering.as("seed", traffic).apply(client);
-        }).throttledBy(settings.seedThrottle());
-        ClientThrottleMetrics.register(registry, "seed", settings.seedThrottle(), ClientSideThrottle::waitedRequests,
-                throttle -> throttle.waited().toNanos() / 1e9);
         // Leader election has clients of its own, exempt from the rate limit: a renewal must never wait behind
         // the role's reads, or a busy leader would lose its Lease.
         this.elector = settings.election().map(timings -> new LeaderElector(
@@ -109,7 +106,7 @@ public final class RoleOperability {
                     client.setUserAgent(userAgent);
                     return RequestMetering.as("leader-election", traffic).apply(client);
                 }), settings.leaseNamespace(), settings.lockName(), timings.callTimeout()),
-                identity.identity(), timings, electorScheduler, new LeaderElector.Listener() {
+                identity.identity(), timings, electorScheduler, System::nanoTime, new LeaderElector.Listener() {
                     @Override
                     public void startedLeading() {
                         acquisitions.increment();
@@ -122,6 +119,19 @@ public final class RoleOperability {
                     }
                 }, new SplittableRandom(), plainSeed.outages())).orElse(null);
         this.leadership = elector == null ? Leadership.always() : elector;
+        // Every write of the role's seed clients, Events included, is checked for leadership as it leaves,
+        // after the rate limit's wait: what was queued before a lost (or paused) leadership is not sent.
+        this.seed = plainSeed.decorated(client -> {
+            client.setUserAgent(userAgent);
+            return RequestMetering.as("seed", traffic).apply(client);
+        }).throttledBy(settings.seedThrottle())
+                .decorated(LeaderOnlyWrites.of(leadership, settings.leaseNamespace() + "/" + settings.lockName()));
+        ClientThrottleMetrics.register(registry, "seed", settings.seedThrottle(), ClientSideThrottle::waitedRequests,
+                throttle -> throttle.waited().toNanos() / 1e9);
+        CacheAges caches = plainSeed.outages().caches();
+        caches.onEachResource(resource -> CacheMetrics.age(registry, resource,
+                () -> caches.oldest(resource).map(age -> age.toNanos() / 1e9).orElse(Double.NaN)));
+        health.addLiveness(WatchLiveness.dead("seed-watches", caches::dead));
         ProcessMetrics.leaderStatus(registry, settings.lockName(), leadership::isLeading);
         this.events = new KubernetesEventRecorder(seed, settings.reportingController(),
                 KubernetesEventRecorder.instanceName(identity.host()), EVENT_QUEUE, seed.outages());
@@ -179,8 +189,8 @@ public final class RoleOperability {
     public int run(RoleRuntime work, HealthCheck readinessWithoutElection, Map<String, Supplier<String>> statusPages) {
         this.runtime = work;
         if (elector != null) {
-            health.addLiveness(ElectionHealth.liveness(elector, clock));
-            health.addReadiness(ElectionHealth.readiness(elector, clock, work::isStartedAndSynced));
+            health.addLiveness(ElectionHealth.liveness(elector));
+            health.addReadiness(ElectionHealth.readiness(elector, work::isStartedAndSynced));
         } else {
             health.addReadiness(readinessWithoutElection);
         }

@@ -6,10 +6,11 @@ import dwd.application.health.HealthCheck.Result;
 import dwd.application.port.out.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-/** Liveness of a watch from its heartbeat: the last list or watch request it started. */
+/** Liveness of watches: from a watch's heartbeat (its last list or watch request), or from watches that ended for good. */
 final class WatchLiveness {
 
     private WatchLiveness() {
@@ -32,6 +33,22 @@ final class WatchLiveness {
                         + " at least every " + GoDuration.format(allowed) + ")");
             }
             return Result.ok(name, "last list or watch started at " + last);
+        };
+    }
+
+    /**
+     * Fails while any watch's loop has ended without being closed (an error it cannot go on from): its
+     * cache will not fill again and only a restart brings it back. A watch that went silent or failed
+     * restarts by itself and keeps this check passing.
+     */
+    static HealthCheck dead(String name, Supplier<List<String>> deadWatches) {
+        return () -> {
+            List<String> dead = deadWatches.get();
+            return dead.isEmpty() ? Result.ok(name, "every watch of the seed runs")
+                    : Result.failing(name, (dead.size() == 1 ? "the watch of " : "the watches of ")
+                            + String.join(", ", dead) + " stopped for good and cannot restart: "
+                            + (dead.size() == 1 ? "its cache is" : "their caches are")
+                            + " not trusted any more; restarting dwd brings them back");
         };
     }
 }

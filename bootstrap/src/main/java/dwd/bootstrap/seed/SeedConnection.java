@@ -14,6 +14,7 @@ import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -28,8 +29,16 @@ import java.util.function.UnaryOperator;
  * rate limit, while {@link #exemptFromThrottling()} gives the same connection without it (the
  * prober's scaling must never queue behind reads). All clients of a connection report an
  * unreachable server to one {@link #outages() OutageLog}.
+ *
+ * <p>Every client pings its HTTP/2 connection every {@link #PING_INTERVAL}: a connection that went
+ * silent without closing (a NAT or load balancer that lost its state) fails when a ping goes
+ * unanswered until the next, within twice the interval, and the watches and writes on it go on over
+ * a new one. client-java's default of a minute let a watch sit on a dead connection for two.
  */
 public final class SeedConnection implements Supplier<ApiClient> {
+
+    /** As often as client-go checks an idle HTTP/2 connection (its 30 s read-idle timeout, halved). */
+    static final Duration PING_INTERVAL = Duration.ofSeconds(15);
 
     private final String source;
     private final Supplier<ApiClient> factory;
@@ -40,10 +49,15 @@ public final class SeedConnection implements Supplier<ApiClient> {
         this(source, new OutageLog("seed API server " + server), factory);
     }
 
-    /** Every client notes in {@code outages} whether its calls are answered. */
+    /** Every client notes in {@code outages} whether its calls are answered, and pings its connection. */
     private SeedConnection(String source, OutageLog outages, Supplier<ApiClient> factory) {
-        this(source, () -> outages.detecting().apply(factory.get()), () -> outages.detecting().apply(factory.get()),
-                outages);
+        this(source, () -> outages.detecting().apply(pinging(factory.get())),
+                () -> outages.detecting().apply(pinging(factory.get())), outages);
+    }
+
+    private static ApiClient pinging(ApiClient client) {
+        client.setHttpClient(client.getHttpClient().newBuilder().pingInterval(PING_INTERVAL).build());
+        return client;
     }
 
     private SeedConnection(String source, Supplier<ApiClient> factory, Supplier<ApiClient> unthrottled,

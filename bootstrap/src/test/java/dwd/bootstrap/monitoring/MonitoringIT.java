@@ -355,7 +355,15 @@ class MonitoringIT {
         expect.put("Failing health checks", p -> {
             assertThat(p.series(Map.of("role", "prober", "endpoint", "healthz", "check", "probe-loops")).max()).isZero();
             assertThat(p.series(Map.of("role", "weeder", "endpoint", "healthz", "check", "weeders")).max()).isZero();
+            assertThat(p.series(Map.of("role", "prober", "endpoint", "healthz", "check", "seed-watches")).max()).isZero();
             assertThat(p.series(Map.of("role", "prober", "endpoint", "readyz")).last()).isZero();
+        });
+        expect.put("Seed caches: seconds since last heard", p -> {
+            for (var cache : List.of(Map.of("role", "prober", "cache", "clusters"), Map.of("role", "prober", "cache",
+                    "machines"), Map.of("role", "prober", "cache", "deployments"), Map.of("role", "weeder", "cache",
+                    "endpointslices"))) {
+                assertThat(p.series(cache).max()).as("%s, a healthy watch", cache).isBetween(0.0, 90.0);
+            }
         });
         expect.put("Weeders active", p -> assertThat(p.series(Map.of()).max()).isGreaterThanOrEqualTo(1));
         var owner = Map.of("shoot", meltdown, "owner", "ReplicaSet/" + WeederOperabilityIT.OWNER);

@@ -34,6 +34,8 @@ import okhttp3.Response;
  * an HTTP status with headers (e.g. 429 with {@code Retry-After}), a reset connection, or no answer at
  * all. Everything else is forwarded upstream through the given client (which holds the admin
  * credentials) and its answer streamed back chunk by chunk, so that watches work through it too.
+ * Connections open at a moment can be made half-open ({@link #silenceOpenConnections()}): they carry
+ * nothing more and are never closed, while new ones pass. Plain HTTP/1.1, so no HTTP/2 ping notices.
  */
 public final class FaultProxy implements AutoCloseable {
 
@@ -73,6 +75,8 @@ public final class FaultProxy implements AutoCloseable {
     private volatile Rules rules = (method, path) -> FORWARD;
     private volatile BiConsumer<String, String> beforeForwarding = (method, path) -> { };
     private volatile boolean closed;
+    private final java.util.concurrent.CountDownLatch closedLatch = new java.util.concurrent.CountDownLatch(1);
+    private final Set<Socket> silenced = ConcurrentHashMap.newKeySet();
 
     /**
      * @param upstream     a client for the API server with its credentials; its read timeout should be 0 (watches)
@@ -138,6 +142,24 @@ public final class FaultProxy implements AutoCloseable {
                 """.formatted(server);
     }
 
+    /**
+     * Every connection open now goes silent for good: no byte of an answer in progress (a watch's
+     * events) or of any later one reaches the client, and the connection is neither closed nor reset,
+     * as behind a NAT or load balancer that lost its state. New connections pass.
+     */
+    public void silenceOpenConnections() {
+        silenced.addAll(connections);
+    }
+
+    /** Holds a silenced connection's thread until the proxy closes: the client hears nothing, not even a close. */
+    private void holdSilently() {
+        try {
+            closedLatch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** From now on, requests are handled as {@code rules} decide. */
     public void rules(Rules rules) {
         this.rules = rules;
@@ -177,6 +199,10 @@ public final class FaultProxy implements AutoCloseable {
                 if (incoming == null) {
                     return;
                 }
+                if (silenced.contains(socket)) {
+                    holdSilently();
+                    return;
+                }
                 Request request = incoming.request();
                 switch (rules.decide(request.method(), incoming.pathAndQuery())) {
                     case Reset ignored -> {
@@ -195,7 +221,7 @@ public final class FaultProxy implements AutoCloseable {
                         record(request, "answered " + answer.status());
                         writeStatus(out, answer);
                     }
-                    case Forward ignored -> forward(request, out);
+                    case Forward ignored -> forward(request, out, socket);
                 }
                 if (incoming.closeAfter()) {
                     return;
@@ -208,7 +234,7 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    private void forward(Request request, OutputStream out) throws IOException {
+    private void forward(Request request, OutputStream out, Socket socket) throws IOException {
         beforeForwarding.accept(request.method(), request.url().encodedPath());
         Call call = upstream.newCall(request);
         calls.add(call);
@@ -232,6 +258,10 @@ public final class FaultProxy implements AutoCloseable {
             byte[] buffer = new byte[16 * 1024];
             int read;
             while ((read = body.read(buffer)) != -1) { // returns what has arrived: watch events pass at once
+                if (silenced.contains(socket)) {
+                    holdSilently();
+                    return;
+                }
                 out.write((Integer.toHexString(read) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
                 out.write(buffer, 0, read);
                 out.write("\r\n".getBytes(StandardCharsets.ISO_8859_1));
@@ -353,6 +383,7 @@ public final class FaultProxy implements AutoCloseable {
     @Override
     public void close() throws IOException {
         closed = true;
+        closedLatch.countDown();
         server.close();
         calls.forEach(Call::cancel);
         for (Socket socket : connections) {

@@ -1,7 +1,5 @@
 package dwd.bootstrap.prober;
 
-import static dwd.bootstrap.prober.ProberMeltdownIT.ANNOTATION_MELTDOWN;
-import static dwd.bootstrap.prober.ProberMeltdownIT.ANNOTATION_REPLICAS;
 import static dwd.bootstrap.prober.ProberMeltdownIT.CA;
 import static dwd.bootstrap.prober.ProberMeltdownIT.KCM;
 import static dwd.bootstrap.prober.ProberMeltdownIT.MCM;
@@ -19,36 +17,33 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The scale-up's levels on a real API server, with {@code ./dwd prober} as an operator runs it (no
- * readiness override): each level waits for the ready replicas of the one before for up to that
- * resource's configured {@code timeout}. No controller runs here, so a Deployment becomes ready only
- * when the test writes its status. kube-controller-manager (level 0, timeout 30 s) becomes ready 10 s
- * after its scale-up: machine-controller-manager (level 1) waits for it. machine-controller-manager
- * (timeout 4 s) never becomes ready: cluster-autoscaler (level 2) starts 4 s after it.
+ * readiness override): each level waits for the ready replicas of the one before for at most the
+ * original's 5 s, whatever the resource's {@code timeout}. No controller runs here, so a Deployment
+ * becomes ready only when the test writes its status. kube-controller-manager (level 0) becomes ready
+ * 2.5 s after its scale-up: machine-controller-manager (level 1) waits for it. machine-controller-manager
+ * (timeout 60 s) never becomes ready: cluster-autoscaler (level 2) starts 5 s after it.
  */
 @WithLocalControlPlane
 class ProberLevelWaitIT {
 
-    static final Duration MCM_TIMEOUT = Duration.ofSeconds(4);
+    static final Duration READINESS_WAIT = Duration.ofSeconds(5);
+    static final Duration MCM_TIMEOUT = Duration.ofSeconds(60);
 
     @RegisterExtension
     final Cleanup cleanup = new Cleanup();
 
     @Test
-    void eachLevelWaitsForTheReadinessOfTheOneBeforeUpToItsTimeout(LocalControlPlane controlPlane) throws Exception {
+    void eachLevelWaitsForTheReadinessOfTheOneBeforeForAtMostFiveSeconds(LocalControlPlane controlPlane) throws Exception {
         String namespace = controlPlane.createNamespace("shoot--dev--levels");
         var seed = new SeedFixture(controlPlane.apiClient(), namespace);
         cleanup.add(seed);
         seed.createKubeconfigSecret(controlPlane.selfContainedKubeconfig());
-        // As a meltdown left them: at 0, their counts recorded.
-        seed.createDeployment(KCM, 0, Map.of(ANNOTATION_REPLICAS, "3", ANNOTATION_MELTDOWN, ""));
-        seed.createDeployment(MCM, 0, Map.of(ANNOTATION_REPLICAS, "2", ANNOTATION_MELTDOWN, ""));
-        seed.createDeployment(CA, 0, Map.of(ANNOTATION_REPLICAS, "1", ANNOTATION_MELTDOWN, ""));
+        seed.createGardenerDependentsScaledDown(); // no pod ever becomes ready here
         seed.createNodes(3);
         seed.startKubelets();
         seed.createCluster("8s");
@@ -56,11 +51,12 @@ class ProberLevelWaitIT {
         cleanup.add(recorder);
         Path dir = Files.createDirectories(Path.of("target", "prober-level-wait", namespace));
         // Gardener's config, probing every 2 s; machine-controller-manager without its 30 s scale-up delay
-        // (the test is about the wait for readiness, not the delay) and with a 4 s timeout.
+        // (the test is about the wait for readiness, not the delay) and with a 60 s timeout, which bounds
+        // its calls, not the wait.
         Path config = Files.writeString(dir.resolve("prober-config.yaml"), ProberMeltdownIT.gardenerConfigShortened()
                 .replace("    scaleUp:\n      level: 1\n      initialDelay: 3s\n",
                         "    scaleUp:\n      level: 1\n      timeout: " + MCM_TIMEOUT.toSeconds() + "s\n"));
-        assertThat(Files.readString(config)).contains("timeout: 4s");
+        assertThat(Files.readString(config)).contains("timeout: 60s");
         Path kubeconfig = Files.writeString(dir.resolve("seed-kubeconfig.yaml"), controlPlane.kubeconfig());
         var prober = DwdProcess.launch("prober", dir, "prober", config, kubeconfig, List.of());
         cleanup.add(prober);
@@ -68,7 +64,7 @@ class ProberLevelWaitIT {
         Change kcmUp = await("kube-controller-manager scaled up").atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(100)).until(() -> scaleUpOf(recorder, KCM), change -> change != null);
         await("machine-controller-manager waits while kube-controller-manager is not ready")
-                .during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(12)).pollInterval(Duration.ofMillis(100))
+                .during(Duration.ofMillis(2_500)).atMost(Duration.ofSeconds(4)).pollInterval(Duration.ofMillis(100))
                 .until(() -> recorder.replicas(MCM) == 0);
         Instant kcmReady = Instant.now();
         seed.reportReadyReplicas(KCM, 1);
@@ -77,20 +73,20 @@ class ProberLevelWaitIT {
                 .atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
                 .until(() -> scaleUpOf(recorder, MCM), change -> change != null);
         assertThat(mcmUp.seenAt()).isAfter(kcmReady);
-        assertThat(Duration.between(kcmUp.seenAt(), mcmUp.seenAt())).isGreaterThanOrEqualTo(Duration.ofSeconds(10));
+        assertThat(Duration.between(kcmUp.seenAt(), mcmUp.seenAt())).isGreaterThanOrEqualTo(Duration.ofMillis(2_500));
 
-        Change caUp = await("cluster-autoscaler scaled up once machine-controller-manager's timeout is over")
+        Change caUp = await("cluster-autoscaler scaled up once machine-controller-manager's 5 s are over")
                 .atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                 .until(() -> scaleUpOf(recorder, CA), change -> change != null);
         assertThat(Duration.between(mcmUp.seenAt(), caUp.seenAt()))
-                .as("machine-controller-manager never became ready: its level held the next for its timeout")
-                .isGreaterThanOrEqualTo(MCM_TIMEOUT.minusMillis(100));
+                .as("machine-controller-manager never became ready: its level held the next for 5 s, not its timeout")
+                .isGreaterThanOrEqualTo(READINESS_WAIT.minusMillis(100)).isLessThan(MCM_TIMEOUT);
         assertThat(recorder.changes()).extracting(Change::name).containsExactly(KCM, MCM, CA);
         await("the moving on is logged").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
                 .until(() -> prober.log().contains("apps/v1 Deployment " + MCM + " did not reach 1 ready replica within "
-                        + GoDuration.format(MCM_TIMEOUT) + "; moving on"));
+                        + GoDuration.format(READINESS_WAIT) + "; moving on"));
         assertThat(prober.log()).doesNotContain(KCM + " did not reach");
-        assertThat(prober.terminate()).as("stops on SIGTERM though cluster-autoscaler's readiness wait (30 s) is under way")
+        assertThat(prober.terminate()).as("stops on SIGTERM though cluster-autoscaler's readiness wait may be under way")
                 .isEqualTo(143);
     }
 

@@ -158,6 +158,15 @@ public final class SeedFixture implements AutoCloseable {
         createDeployment("cluster-autoscaler", 1);
     }
 
+    /** Gardener's three dependents as a meltdown left them: at 0, their counts (3, 2, 1) recorded. */
+    void createGardenerDependentsScaledDown() throws ApiException {
+        String replicas = "dependency-watchdog.gardener.cloud/replicas";
+        String meltdown = "dependency-watchdog.gardener.cloud/meltdown-protection-active";
+        createDeployment("kube-controller-manager", 0, Map.of(replicas, "3", meltdown, ""));
+        createDeployment("machine-controller-manager", 0, Map.of(replicas, "2", meltdown, ""));
+        createDeployment("cluster-autoscaler", 0, Map.of(replicas, "1", meltdown, ""));
+    }
+
     /**
      * Sets the Deployment's ready replicas through the status subresource, as its controller would
      * (no controller runs on the local control plane, so a Deployment never becomes ready by itself).

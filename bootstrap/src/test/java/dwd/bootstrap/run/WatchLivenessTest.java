@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dwd.application.health.HealthCheck;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -40,5 +41,17 @@ class WatchLivenessTest {
         now.set(T0.plus(Duration.ofMinutes(21)).plusSeconds(1));
         assertThat(check.check()).isEqualTo(HealthCheck.Result.failing("endpointslice-informer",
                 "no list or watch started since 2026-01-01T00:10:00Z (a healthy watch starts one at least every 11m0s)"));
+    }
+
+    @Test
+    void deadWatchesFailTheCheckNamingThemAndRunningOnesPass() {
+        var dead = new AtomicReference<List<String>>(List.of());
+        HealthCheck watches = WatchLiveness.dead("seed-watches", dead::get);
+        assertThat(watches.check()).isEqualTo(HealthCheck.Result.ok("seed-watches", "every watch of the seed runs"));
+
+        dead.set(List.of("Deployments named kube-controller-manager", "Machines"));
+        assertThat(watches.check()).isEqualTo(HealthCheck.Result.failing("seed-watches", "the watches of Deployments"
+                + " named kube-controller-manager, Machines stopped for good and cannot restart: their caches are not"
+                + " trusted any more; restarting dwd brings them back"));
     }
 }

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -18,12 +19,16 @@ import org.apache.logging.log4j.Logger;
  * Leader election on a coordination.k8s.io Lease, with client-go's algorithm:
  * <ul>
  * <li>a holder's record counts as expired only {@code leaseDurationSeconds} after this process
- *     last <em>saw it change</em>, on the local clock (no trust in other nodes' clocks);</li>
+ *     last <em>saw it change</em>, on the local monotonic clock (no trust in other nodes' clocks,
+ *     nor in this node's wall clock, which an NTP correction or an operator may step);</li>
  * <li>every write is an optimistic update on the version just read, so two candidates can never
  *     both win;</li>
  * <li>the leader renews every retry period and stops leading when it has not renewed for the
  *     renew deadline, which is shorter than the lease duration: it stops before anyone can take over.</li>
  * </ul>
+ * Every local deadline (renew deadline, takeover, the watchdog, the health checks' ages) is measured on
+ * the monotonic clock, as client-go's (Go's {@code time.Now()} carries a monotonic reading that its
+ * comparisons use); only the Lease's {@code acquireTime} and {@code renewTime} are wall-clock times.
  * Two deliberate differences, both to bound the takeover time by {@code leaseDuration +
  * retryPeriod} after the leader's last renewal: a standby looks at the record every half retry
  * period (client-go: every 1 to 2.2 retry periods), and it tries again at the very instant the
@@ -31,7 +36,8 @@ import org.apache.logging.log4j.Logger;
  *
  * <p>Leadership lost is final: {@link Listener#stoppedLeading()} is called once and the process
  * is expected to exit (its caches and flows cannot be trusted to restart cleanly). From the moment
- * the renew deadline passes, {@link #isLeading()} is false, so fenced writes stop at once.
+ * the renew deadline passes, {@link #isLeading()} is false, so fenced writes stop at once, also in a
+ * process that was paused (SIGSTOP) and resumes: the monotonic clock went on meanwhile.
  */
 public final class LeaderElector implements Leadership, AutoCloseable {
 
@@ -56,14 +62,18 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     private final Listener listener;
     private final RandomGenerator random;
     private final OutageLog outages;
+    private final LongSupplier nanoTime;
 
-    // Guarded by this.
+    // Guarded by this. Monotonic readings in nanoseconds (*Nanos), wall-clock instants for display.
     private Role role = Role.NOT_STARTED;
     private LeaseRecord observed;
-    private Instant observedAt = Instant.MIN;
-    private Instant lastRenew = Instant.MIN;
+    private long observedAtNanos;
+    /** When the last successful renewal's attempt began; meaningful while leading. */
+    private long lastRenewNanos;
     private Instant lastContact;
+    private long lastContactNanos;
     private Instant lastAttempt;
+    private long lastAttemptNanos;
     private String knownLeader = "";
     private Cancellable nextTick = () -> { };
     private Cancellable watchdog = () -> { };
@@ -71,23 +81,22 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     private int failedAttempts;
     private boolean warned;
 
-    public LeaderElector(LeaseStore store, String identity, LeaderElectionTimings timings, Scheduler scheduler,
-            Listener listener, RandomGenerator random) {
-        this(store, identity, timings, scheduler, listener, random, null);
-    }
-
     /**
-     * @param outages where an unreachable API server is reported (shared with the process's watches, so that an
-     *     outage is one warning); null: such failures are reported like any other
+     * @param scheduler its waits must be monotonic (a production scheduler's are); its {@code now()} dates
+     *     the Lease's {@code acquireTime} and {@code renewTime}
+     * @param nanoTime  the monotonic clock ({@code System::nanoTime}), for every local deadline
+     * @param outages   where an unreachable API server is reported (shared with the process's watches, so that
+     *     an outage is one warning); null: such failures are reported like any other
      */
     public LeaderElector(LeaseStore store, String identity, LeaderElectionTimings timings, Scheduler scheduler,
-            Listener listener, RandomGenerator random, OutageLog outages) {
+            LongSupplier nanoTime, Listener listener, RandomGenerator random, OutageLog outages) {
         this.store = Objects.requireNonNull(store, "store");
         this.identity = Objects.requireNonNull(identity, "identity");
         this.timings = Objects.requireNonNull(timings, "timings");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.random = Objects.requireNonNull(random, "random");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         this.outages = outages;
         if (identity.isBlank()) {
             throw new IllegalArgumentException("the leader-election identity must not be empty");
@@ -104,10 +113,18 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         nextTick = scheduler.execute(this::tick);
     }
 
-    /** Whether this process may write: it holds the lock and renewed it less than the renew deadline ago. */
+    /**
+     * Whether this process may write: it holds the lock and its last successful renewal began less
+     * than the renew deadline ago on the monotonic clock (the renew deadline is shorter than the
+     * lease, so no standby can have taken over meanwhile).
+     */
     @Override
     public synchronized boolean isLeading() {
-        return role == Role.LEADING && scheduler.now().isBefore(lastRenew.plus(timings.renewDeadline()));
+        return role == Role.LEADING && withinRenewDeadline(nanoTime.getAsLong());
+    }
+
+    private boolean withinRenewDeadline(long now) {
+        return now - lastRenewNanos < timings.renewDeadline().toNanos();
     }
 
     public synchronized Role role() {
@@ -126,9 +143,23 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         return Optional.ofNullable(lastContact);
     }
 
+    /** How long ago {@link #lastContact()} was, on the monotonic clock. */
+    public synchronized Optional<Duration> sinceLastContact() {
+        return lastContact == null ? Optional.empty() : Optional.of(since(lastContactNanos));
+    }
+
     /** When the elector last tried to acquire or renew, if ever: the loop's own liveness. */
     public synchronized Optional<Instant> lastAttempt() {
         return Optional.ofNullable(lastAttempt);
+    }
+
+    /** How long ago {@link #lastAttempt()} was, on the monotonic clock. */
+    public synchronized Optional<Duration> sinceLastAttempt() {
+        return lastAttempt == null ? Optional.empty() : Optional.of(since(lastAttemptNanos));
+    }
+
+    private Duration since(long nanos) {
+        return Duration.ofNanos(Math.max(0, nanoTime.getAsLong() - nanos));
     }
 
     public LeaderElectionTimings timings() {
@@ -137,20 +168,22 @@ public final class LeaderElector implements Leadership, AutoCloseable {
 
     private void tick() {
         Instant attemptAt = scheduler.now();
+        long attemptAtNanos = nanoTime.getAsLong();
         synchronized (this) {
             if (role != Role.STANDBY && role != Role.LEADING) {
                 return;
             }
             lastAttempt = attemptAt;
+            lastAttemptNanos = attemptAtNanos;
         }
         boolean succeeded;
         try {
-            succeeded = tryAcquireOrRenew(attemptAt);
-            contact(scheduler.now()); // acquired, renewed, or held by another: a conclusive answer
+            succeeded = tryAcquireOrRenew(attemptAt, attemptAtNanos);
+            contact(); // acquired, renewed, or held by another: a conclusive answer
         } catch (ApiFailure failure) {
             succeeded = false;
             if (failure.is(ApiFailure.Kind.CONFLICT)) {
-                contact(scheduler.now()); // another candidate won the race: conclusive too
+                contact(); // another candidate won the race: conclusive too
             }
             attemptFailed(failure);
         } catch (RuntimeException unexpected) {
@@ -166,18 +199,19 @@ public final class LeaderElector implements Leadership, AutoCloseable {
             }
             if (succeeded) {
                 attemptSucceeded();
-                // The write went out after attemptAt: counting the renewal from there errs on the safe side.
-                lastRenew = attemptAt;
+                // The write went out after the attempt began: counting the renewal from there errs on the safe side.
+                lastRenewNanos = attemptAtNanos;
                 if (role == Role.STANDBY) {
                     role = Role.LEADING;
                     becameLeader = true;
                 }
                 watchdog.cancel();
-                Instant renewed = lastRenew;
-                watchdog = scheduler.schedule(timings.renewDeadline(), () -> deadlinePassed(renewed));
+                long renewed = lastRenewNanos;
+                Duration left = timings.renewDeadline().minus(since(renewed));
+                watchdog = scheduler.schedule(left, () -> deadlinePassed(renewed));
                 delay = timings.retryPeriod();
             } else if (role == Role.LEADING) {
-                lost = !scheduler.now().isBefore(lastRenew.plus(timings.renewDeadline()));
+                lost = !withinRenewDeadline(nanoTime.getAsLong());
                 delay = timings.retryPeriod();
             } else {
                 delay = standbyDelay();
@@ -240,8 +274,8 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         Duration half = timings.retryPeriod().dividedBy(2);
         Duration delay = half.plusNanos((long) (half.toNanos() * 0.1 * random.nextDouble()));
         if (observed != null && !observed.holderIdentity().isEmpty()) {
-            Instant expiry = observedAt.plusSeconds(observed.leaseDurationSeconds());
-            Duration untilExpiry = Duration.between(scheduler.now(), expiry).plusMillis(1);
+            Duration untilExpiry = Duration.ofSeconds(observed.leaseDurationSeconds()).minus(since(observedAtNanos))
+                    .plusMillis(1);
             if (untilExpiry.isPositive() && untilExpiry.compareTo(delay) < 0) {
                 delay = untilExpiry;
             }
@@ -249,9 +283,14 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         return delay;
     }
 
-    private void deadlinePassed(Instant renewSeen) {
+    private void deadlinePassed(long renewSeen) {
         synchronized (this) {
-            if (role != Role.LEADING || !lastRenew.equals(renewSeen)) {
+            if (role != Role.LEADING || lastRenewNanos != renewSeen) {
+                return;
+            }
+            if (withinRenewDeadline(nanoTime.getAsLong())) {
+                // Woken early (a scheduler's timer is not this clock): look again when the deadline is due.
+                watchdog = scheduler.schedule(timings.renewDeadline().minus(since(renewSeen)), () -> deadlinePassed(renewSeen));
                 return;
             }
         }
@@ -272,15 +311,20 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         listener.stoppedLeading();
     }
 
-    /** client-go's tryAcquireOrRenew: true when this process holds the lock afterwards. */
-    private boolean tryAcquireOrRenew(Instant now) {
+    /**
+     * client-go's tryAcquireOrRenew: true when this process holds the lock afterwards.
+     *
+     * @param now      the wall-clock time written as the Lease's renewTime (and acquireTime)
+     * @param nowNanos the same moment on the monotonic clock, against which the observed record expires
+     */
+    private boolean tryAcquireOrRenew(Instant now, long nowNanos) {
         int durationSeconds = (int) timings.leaseDuration().toSeconds();
         Optional<LeaseRecord> current = store.get();
-        Instant readAt = scheduler.now();
+        long readAt = nanoTime.getAsLong();
         if (current.isEmpty()) {
             LeaseRecord created = store.create(new LeaseRecord(identity, durationSeconds, Optional.of(now),
                     Optional.of(now), 0, Optional.empty()));
-            observe(created, scheduler.now());
+            observe(created, nanoTime.getAsLong());
             return true;
         }
         LeaseRecord old = current.get();
@@ -289,7 +333,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
                 observe(old, readAt);
             }
             boolean heldByOther = !old.holderIdentity().isEmpty() && !old.holderIdentity().equals(identity);
-            if (heldByOther && observedAt.plusSeconds(old.leaseDurationSeconds()).isAfter(now)) {
+            if (heldByOther && observedAtNanos + Duration.ofSeconds(old.leaseDurationSeconds()).toNanos() - nowNanos > 0) {
                 return false;
             }
         }
@@ -298,13 +342,13 @@ public final class LeaderElector implements Leadership, AutoCloseable {
                 renewal ? old.acquireTime().or(() -> Optional.of(now)) : Optional.of(now), Optional.of(now),
                 renewal ? old.leaseTransitions() : old.leaseTransitions() + 1, old.resourceVersion());
         LeaseRecord stored = store.update(desired);
-        observe(stored, scheduler.now());
+        observe(stored, nanoTime.getAsLong());
         return true;
     }
 
-    private synchronized void observe(LeaseRecord record, Instant at) {
+    private synchronized void observe(LeaseRecord record, long atNanos) {
         observed = record;
-        observedAt = at;
+        observedAtNanos = atNanos;
         if (!record.holderIdentity().equals(knownLeader)) {
             knownLeader = record.holderIdentity();
             if (!knownLeader.isEmpty() && !knownLeader.equals(identity)) {
@@ -313,8 +357,9 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         }
     }
 
-    private synchronized void contact(Instant at) {
-        lastContact = at;
+    private synchronized void contact() {
+        lastContact = scheduler.now();
+        lastContactNanos = nanoTime.getAsLong();
     }
 
     /**

@@ -6,6 +6,7 @@ import dwd.adapters.k8s.JsonFields;
 import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.watch.ListWatch;
 import dwd.adapters.k8s.watch.OutageLog;
+import dwd.adapters.k8s.watch.WatchOptions;
 import dwd.application.port.in.ClusterEvents;
 import dwd.domain.cluster.ClusterShoot;
 import dwd.domain.cluster.ProbeEligibility;
@@ -54,7 +55,7 @@ public final class ClusterWatch implements AutoCloseable {
                         .timeoutSeconds(timeoutSeconds)
                         .buildCall(null),
                 ClusterWatch::keepOnlyTheShoot, new Handler(events),
-                outages != null ? outages : OutageLog.of(client));
+                outages != null ? outages : OutageLog.of(client), WatchOptions.defaults().droppingConnectionsOf(client));
     }
 
     /** Starts watching; every existing Cluster is then reported as changed. */

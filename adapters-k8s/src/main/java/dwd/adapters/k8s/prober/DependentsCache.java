@@ -5,15 +5,19 @@ import dwd.adapters.k8s.JsonFields;
 import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.watch.ListWatch;
 import dwd.adapters.k8s.watch.OutageLog;
+import dwd.adapters.k8s.watch.WatchOptions;
 import dwd.application.port.out.ScalableResource;
+import dwd.domain.config.GoDuration;
 import dwd.domain.config.ResourceRef;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -27,9 +31,16 @@ import java.util.function.Supplier;
  * may be decided on the cached copy and written at its version). Only Deployments and StatefulSets are
  * cached (their {@code spec.replicas} is what their scale subresource shows); for any other kind, and
  * while a watch has not listed (a read waits for its first list, at most {@link #FIRST_LIST_WAIT}), there is no
- * cached view.
+ * cached view. Nor is there while the watch has not proven itself alive ({@link ListWatch#hasSynced()}).
+ *
+ * <p>dwd's own writes: after a write answered at version W, the cached copy of that dependent is not
+ * used until its watch has seen W (an event or a bookmark at W or later). A watch on a connection that
+ * went silent without closing never sees the scale-down dwd wrote on another connection, and the
+ * next scale-up would find, in the cache, nothing to do; it reads the API server instead.
  */
 final class DependentsCache implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(DependentsCache.class.getName());
 
     /** dwd's annotations share this prefix; the cache keeps no other annotation. */
     static final String ANNOTATION_PREFIX = "dependency-watchdog.gardener.cloud/";
@@ -41,9 +52,15 @@ final class DependentsCache implements AutoCloseable {
      */
     static final Duration FIRST_LIST_WAIT = Duration.ofSeconds(10);
 
+    /** A write the watch has not shown for this long is logged at INFO: a live watch shows it within moments. */
+    static final Duration UNSEEN_WRITE_NOTICE = Duration.ofSeconds(5);
+    /** Writes noted at most; beyond, the ones their watch has seen are forgotten (dependents of deleted shoots). */
+    private static final int MAX_NOTED_WRITES = 10_000;
+
     private final Supplier<ApiClient> newSeedClient;
     private final OutageLog outages;
     private final Map<ResourceRef, Dependent> watches = new ConcurrentHashMap<>();
+    private final Map<WrittenObject, OwnWrite> ownWrites = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     /** @param outages where an unreachable seed is reported; null: a log per watch */
@@ -53,10 +70,11 @@ final class DependentsCache implements AutoCloseable {
     }
 
     /**
-     * The resource as cached, or empty (not cached, not in the seed, or the watch's first list failed
-     * or took longer than {@link #FIRST_LIST_WAIT}).
+     * The resource as cached, or empty (not cached, not in the seed, the watch's first list failed
+     * or took longer than {@link #FIRST_LIST_WAIT}, the watch has not proven itself alive lately, or,
+     * unless {@code evenBeforeOwnWrite}, it has not shown dwd's last write of the resource yet).
      */
-    Optional<ScalableResource> get(String namespace, ResourceRef ref) {
+    Optional<ScalableResource> get(String namespace, ResourceRef ref, boolean evenBeforeOwnWrite) {
         if (closed || !cacheable(ref)) {
             return Optional.empty();
         }
@@ -69,7 +87,43 @@ final class DependentsCache implements AutoCloseable {
                 return Optional.empty();
             }
         }
-        return watch.hasSynced() ? watch.get(namespace, ref.name()) : Optional.empty();
+        if (!watch.hasSynced()) {
+            return Optional.empty();
+        }
+        Optional<ScalableResource> cached = watch.get(namespace, ref.name());
+        var written = new WrittenObject(namespace, ref);
+        OwnWrite write = ownWrites.get(written);
+        if (write == null || evenBeforeOwnWrite) {
+            return cached;
+        }
+        if (watch.hasSeen(write.version()) || cached.filter(copy -> copy.version().equals(write.version())).isPresent()) {
+            ownWrites.remove(written, write);
+            return cached;
+        }
+        Duration unseenFor = Duration.ofNanos(System.nanoTime() - write.atNanos());
+        System.Logger.Level level = unseenFor.compareTo(UNSEEN_WRITE_NOTICE) >= 0 && write.noticeOnce()
+                ? System.Logger.Level.INFO : System.Logger.Level.DEBUG;
+        LOG.log(level, () -> namespace + ": the watch of " + watch.kinds() + " has not shown dwd's write of " + ref.name()
+                + " (version " + write.version() + ", " + GoDuration.format(unseenFor.truncatedTo(ChronoUnit.SECONDS))
+                + " ago); deciding on a read of the API server");
+        return Optional.empty();
+    }
+
+    /**
+     * dwd wrote the dependent and the API server answered at {@code version}: its cached copy is used
+     * again once the watch has seen that version.
+     */
+    void wrote(String namespace, ResourceRef ref, String version) {
+        if (closed || !cacheable(ref)) {
+            return;
+        }
+        if (ownWrites.size() >= MAX_NOTED_WRITES) {
+            ownWrites.entrySet().removeIf(noted -> {
+                Dependent dependent = watches.get(noted.getKey().ref());
+                return dependent == null || dependent.watch().hasSeen(noted.getValue().version());
+            });
+        }
+        ownWrites.put(new WrittenObject(namespace, ref), new OwnWrite(version, System.nanoTime()));
     }
 
     static boolean cacheable(ResourceRef ref) {
@@ -90,7 +144,7 @@ final class DependentsCache implements AutoCloseable {
                                 .watch(isWatch).allowWatchBookmarks(isWatch ? true : null)
                                 .timeoutSeconds(timeoutSeconds).buildCall(null),
                 object -> kept(ref, object), ListWatch.Handler.none(),
-                outages != null ? outages : OutageLog.of(client));
+                outages != null ? outages : OutageLog.of(client), WatchOptions.defaults().droppingConnectionsOf(client));
         watch.start();
         return new Dependent(client, watch);
     }
@@ -114,6 +168,21 @@ final class DependentsCache implements AutoCloseable {
         closed = true;
         watches.values().forEach(Dependent::stop);
         watches.clear();
+        ownWrites.clear();
+    }
+
+    private record WrittenObject(String namespace, ResourceRef ref) { }
+
+    /** A write the API server answered at {@code version}, at {@code atNanos} on the monotonic clock. */
+    private record OwnWrite(String version, long atNanos, AtomicBoolean noticed) {
+        OwnWrite(String version, long atNanos) {
+            this(version, atNanos, new AtomicBoolean());
+        }
+
+        /** True the first time only: a write unseen for long is logged once at INFO. */
+        boolean noticeOnce() {
+            return noticed.compareAndSet(false, true);
+        }
     }
 
     private record Dependent(ApiClient client, ListWatch<ScalableResource> watch) {

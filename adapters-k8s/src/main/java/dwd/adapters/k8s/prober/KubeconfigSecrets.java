@@ -6,6 +6,7 @@ import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.prober.secret.KubeconfigSecret;
 import dwd.adapters.k8s.watch.ListWatch;
 import dwd.adapters.k8s.watch.OutageLog;
+import dwd.adapters.k8s.watch.WatchOptions;
 import dwd.application.port.out.ApiFailure;
 import dwd.domain.config.GoDuration;
 import io.kubernetes.client.openapi.ApiClient;
@@ -29,9 +30,11 @@ import okhttp3.Call;
  * over all namespaces, restricted by the field selector {@code metadata.name=<name>}, keeps those
  * secrets in memory and sees token rotations as they happen. The cache answers when it holds the
  * secret; while its first list request is under way, a probe waits for it (within its call timeout);
- * otherwise (the list failed, or a secret created a moment ago) a direct GET does, so a
- * missing secret is always confirmed by the server and a missing permission shows up as FORBIDDEN
- * rather than as a cache that never fills.
+ * otherwise (the list failed, a secret created a moment ago, a watch that has not proven itself alive
+ * lately) a direct GET does, so a missing secret is always confirmed by the server and a missing
+ * permission shows up as FORBIDDEN rather than as a cache that never fills. When that GET finds the
+ * seed unreachable, the copy the cache still holds is used: credentials a few minutes old are still
+ * good, and a probe of the shoot needs no seed.
  */
 final class KubeconfigSecrets implements AutoCloseable {
 
@@ -65,7 +68,7 @@ final class KubeconfigSecrets implements AutoCloseable {
                 throw new ApiFailure(ApiFailure.Kind.TIMEOUT, "reading " + secret + ": timed out (the first list of"
                         + " secrets named " + name + " did not come within " + GoDuration.format(timeout) + ")");
             }
-            return read(namespace, name, left);
+            return readOrLastKnown(namespace, name, left);
         });
         String encoded = found.base64Data(KUBECONFIG_KEY).orElseThrow(() -> new ApiFailure(
                 ApiFailure.Kind.BAD_INPUT, secret + " has no data key '" + KUBECONFIG_KEY + "'"));
@@ -108,6 +111,18 @@ final class KubeconfigSecrets implements AutoCloseable {
         return cached(namespace, name);
     }
 
+    /** A GET; when the seed does not answer it, the copy the cache holds, if any. */
+    private KubeconfigSecret readOrLastKnown(String namespace, String name, Duration timeout) {
+        try {
+            return read(namespace, name, timeout);
+        } catch (ApiFailure failure) {
+            SecretWatch secrets = watches.get(name);
+            Optional<KubeconfigSecret> lastKnown = OutageLog.isOutage(failure) && secrets != null
+                    ? secrets.watch().get(namespace, name) : Optional.empty();
+            return lastKnown.orElseThrow(() -> failure);
+        }
+    }
+
     private KubeconfigSecret read(String namespace, String name, Duration timeout) {
         return ApiFailures.call("reading secret " + namespace + "/" + name, () -> {
             Call call = new CoreV1Api(reader).readNamespacedSecret(name, namespace).buildCall(null);
@@ -128,7 +143,8 @@ final class KubeconfigSecrets implements AutoCloseable {
                         .allowWatchBookmarks(isWatch ? true : null)
                         .timeoutSeconds(timeoutSeconds)
                         .buildCall(null),
-                json -> gson.fromJson(json, KubeconfigSecret.class), ListWatch.Handler.none(), outages);
+                json -> gson.fromJson(json, KubeconfigSecret.class), ListWatch.Handler.none(), outages,
+                WatchOptions.defaults().droppingConnectionsOf(client));
         watch.start();
         return new SecretWatch(client, watch);
     }

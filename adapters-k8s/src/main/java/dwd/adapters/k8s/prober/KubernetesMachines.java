@@ -1,28 +1,37 @@
 package dwd.adapters.k8s.prober;
 
 import com.google.gson.JsonObject;
+import dwd.adapters.k8s.ApiFailures;
+import dwd.adapters.k8s.JsonCalls;
 import dwd.adapters.k8s.JsonFields;
 import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.watch.ListWatch;
 import dwd.adapters.k8s.watch.OutageLog;
+import dwd.adapters.k8s.watch.WatchOptions;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Machines;
 import dwd.domain.lease.Machine;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
 
 /**
  * The machine-controller-manager {@code Machine}s ({@code machine.sapcloud.io/v1alpha1}) of every
- * shoot namespace of the seed, from one watch over all namespaces.
+ * shoot namespace of the seed, from one watch over all namespaces. While the watch has not proven
+ * itself alive ({@link ListWatch#hasSynced()}: a silent connection, a loop that failed), a probe reads
+ * its namespace's Machines from the API server instead.
  */
 public final class KubernetesMachines implements Machines, AutoCloseable {
 
     private static final String NODE_LABEL = "node";
+    /** The bound of a read while the cache is not trusted; a probe's run allows a few such calls. */
+    static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
 
     private final ApiClient client;
+    private final CustomObjectsApi custom;
     private final ListWatch<Machine> watch;
 
     /** @param newSeedClient makes a new client for the seed; this cache owns the one it takes */
@@ -33,7 +42,7 @@ public final class KubernetesMachines implements Machines, AutoCloseable {
     /** @param outages where an unreachable seed is reported (shared by the process's watches); null: a log of its own */
     public KubernetesMachines(Supplier<ApiClient> newSeedClient, OutageLog outages) {
         this.client = OwnedClients.forWatches(newSeedClient);
-        var custom = new CustomObjectsApi(client);
+        this.custom = new CustomObjectsApi(client);
         this.watch = new ListWatch<>("Machines",
                 (isWatch, resourceVersion, timeoutSeconds) -> custom
                         .listCustomObjectForAllNamespaces("machine.sapcloud.io", "v1alpha1", "machines")
@@ -43,7 +52,7 @@ public final class KubernetesMachines implements Machines, AutoCloseable {
                         .timeoutSeconds(timeoutSeconds)
                         .buildCall(null),
                 KubernetesMachines::toMachine, ListWatch.Handler.none(),
-                outages != null ? outages : OutageLog.of(client));
+                outages != null ? outages : OutageLog.of(client), WatchOptions.defaults().droppingConnectionsOf(client));
     }
 
     /** Starts filling the cache. */
@@ -57,20 +66,26 @@ public final class KubernetesMachines implements Machines, AutoCloseable {
     }
 
     /**
-     * The Machines of {@code namespace}, ordered by name.
+     * The Machines of {@code namespace}, ordered by name: from the cache while it is trusted, else
+     * read from the API server (never an empty answer for a cache that cannot say: that would drop
+     * every node from the lease count).
      *
-     * @throws ApiFailure UNAVAILABLE before the cache has synced: an empty answer then would drop
-     *     every node from the lease count
+     * @throws ApiFailure when the read fails
      */
     @Override
     public List<Machine> inNamespace(String namespace) {
-        if (!watch.hasSynced()) {
-            throw new ApiFailure(ApiFailure.Kind.UNAVAILABLE,
-                    "listing Machines in namespace " + namespace + ": the Machine cache has not synced yet");
-        }
-        return watch.inNamespace(namespace).stream()
+        List<Machine> machines = watch.hasSynced() ? watch.inNamespace(namespace) : read(namespace);
+        return machines.stream()
                 .sorted(Comparator.comparing(Machine::name))
                 .toList();
+    }
+
+    private List<Machine> read(String namespace) {
+        String action = "listing Machines in namespace " + namespace + " (the Machine cache is not trusted now)";
+        JsonObject list = ApiFailures.call(action, () -> JsonCalls.execute(custom
+                .listNamespacedCustomObject("machine.sapcloud.io", "v1alpha1", namespace, "machines")
+                .buildCall(null), READ_TIMEOUT));
+        return JsonFields.objects(list, "items").stream().map(KubernetesMachines::toMachine).toList();
     }
 
     /** Stops the watch and frees the client's threads and connections. */

@@ -120,14 +120,20 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     /** From watches over the seed's Deployments and StatefulSets of the dependents' names ({@link DependentsCache}). */
     @Override
     public Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
-        return cache.get(namespace, ref);
+        return cache.get(namespace, ref, false);
+    }
+
+    /** The cached copy even before the watch has shown this process's last write: a readiness check's "not yet". */
+    @Override
+    public Optional<ScalableResource> cachedForPacing(String namespace, ResourceRef ref) {
+        return cache.get(namespace, ref, true);
     }
 
     @Override
     public void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
             Duration timeout) {
         if (!changes.isEmpty()) {
-            patch(namespace, ref, null, changes, timeout);
+            wrote(namespace, ref, patch(namespace, ref, null, changes, timeout));
         }
     }
 
@@ -138,7 +144,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     @Override
     public String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
             Map<String, Optional<String>> changes, Duration timeout) {
-        return version(patch(namespace, ref, requireVersion(version), changes, timeout));
+        return wrote(namespace, ref, patch(namespace, ref, requireVersion(version), changes, timeout));
     }
 
     private JsonObject patch(String namespace, ResourceRef ref, String version, Map<String, Optional<String>> changes,
@@ -164,8 +170,8 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                 .kind("Scale")
                 .metadata(new V1ObjectMeta().name(ref.name()).namespace(namespace).resourceVersion(requireVersion(version)))
                 .spec(new V1ScaleSpec().replicas(replicas));
-        ApiFailures.call(action,
-                () -> JsonCalls.execute(endpoint.replaceScale(namespace, ref.name(), desired, dryRun), timeout));
+        wrote(namespace, ref, ApiFailures.call(action,
+                () -> JsonCalls.execute(endpoint.replaceScale(namespace, ref.name(), desired, dryRun), timeout)));
     }
 
     /** Deployments and StatefulSets: their scale subresource is their own {@code spec.replicas}. */
@@ -188,9 +194,23 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                 + " and patching annotations " + changes.keySet();
         ScalableKinds.Endpoint endpoint = kinds.resolve(ref, timeout, action);
         V1Patch patch = new V1Patch(mergePatch(changes, requireVersion(version), replicas));
-        ApiFailures.call(action, () -> JsonCalls.patch(client,
+        wrote(namespace, ref, ApiFailures.call(action, () -> JsonCalls.patch(client,
                 () -> endpoint.patchObject(namespace, ref.name(), patch, dryRun),
-                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, timeout));
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, timeout)));
+    }
+
+    /**
+     * Tells the cache the version a write was answered at (a Scale answers its object's), so that it is
+     * not trusted for the dependent until its watch has seen that write; a dry run changed nothing.
+     *
+     * @return that version
+     */
+    private String wrote(String namespace, ResourceRef ref, JsonObject answer) {
+        String version = version(answer);
+        if (dryRun == null) {
+            cache.wrote(namespace, ref, version);
+        }
+        return version;
     }
 
     /** An empty version would make the write unconditional: refused, as a bug of the caller. */

@@ -3,12 +3,14 @@ package dwd.adapters.k8s.watch;
 import com.google.gson.JsonObject;
 import dwd.adapters.k8s.watch.WatchCache.Key;
 import dwd.adapters.k8s.watch.WatchCalls.Expired;
+import dwd.adapters.k8s.watch.WatchCalls.Silent;
 import dwd.application.port.out.ApiFailure;
 import io.kubernetes.client.openapi.ApiException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -28,11 +30,18 @@ import org.apache.logging.log4j.Logger;
  * <li>The first list is served from the API server's watch cache ({@code resourceVersion=0}); every
  *     object is then reported as changed. A watch that ends normally (the server closes it after
  *     its timeout) is resumed from the last resourceVersion seen, without a list; one the server
- *     answers with 410 Gone is followed by a fresh list, after which vanished objects are reported
- *     deleted and the others changed.</li>
+ *     answers with 410 Gone is followed by a fresh, consistent list ({@code resourceVersion=""}), after
+ *     which vanished objects are reported deleted and the others changed.</li>
  * <li>Failures are retried with exponential back-off ({@link Backoff}), or after the server's
  *     {@code Retry-After} when that is longer; a watch that ends at once, without an event, counts
  *     as a failure. They are logged by {@link WatchFailureLog}.</li>
+ * <li>The cache proves it is alive: watches ask for bookmarks, which kube-apiserver's watch cache
+ *     sends about once a minute when nothing changes, and a request that hears nothing (no object,
+ *     event or bookmark) for longer than {@link WatchOptions#silenceBound()} is cut, its connections
+ *     dropped, and the objects are listed afresh ({@link Heartbeat}). An unexpected exception in the
+ *     loop is logged and the loop goes on, with back-off, from a fresh list. The cache counts as
+ *     {@linkplain #hasSynced() synced} only from a complete list on, and only while it has heard
+ *     from its server within the bound and its loop runs: readers then ask the server instead.</li>
  * </ul>
  * Objects are read as plain JSON ({@link WatchCalls}) and turned into {@code T} by the caller's
  * decoder, which may keep as little as it needs ({@link WatchCache}); the client-java models are not
@@ -79,86 +88,111 @@ public final class ListWatch<T> implements AutoCloseable {
         }
     }
 
-    /**
-     * How a list-watch retries, and who hears that it went on or ended.
-     *
-     * @param initialBackoff the wait after a first failure; it doubles with each further one
-     * @param maxBackoff     the longest wait
-     * @param onRestart      run each time the watch goes on after its stream ended or a request failed
-     * @param onEnd          run once when the watch's thread ends
-     */
-    public record Options(Duration initialBackoff, Duration maxBackoff, Runnable onRestart, Runnable onEnd) {
-
-        public Options {
-            Objects.requireNonNull(initialBackoff, "initialBackoff");
-            Objects.requireNonNull(maxBackoff, "maxBackoff");
-            Objects.requireNonNull(onRestart, "onRestart");
-            Objects.requireNonNull(onEnd, "onEnd");
-        }
-
-        /** 1 s doubling to 30 s, nobody told. */
-        public static Options defaults() {
-            return new Options(Duration.ofSeconds(1), Duration.ofSeconds(30), () -> { }, () -> { });
-        }
-    }
-
     private final String kinds;
-    private final Options options;
+    private final WatchOptions options;
+    private final Heartbeat heartbeat;
     private final WatchCalls calls;
     private final WatchCache<T> cache;
     private final WatchFailureLog failures;
+    private final CacheAges ages;
     private final CountDownLatch closed = new CountDownLatch(1);
     /** Counted down when the first list was delivered, or failed, or the watch closed. */
     private final CountDownLatch firstListAttempt = new CountDownLatch(1);
-    private volatile boolean synced;
+    /** A complete list is in the cache, and nothing since has put it in doubt (silence, an unexpected exception). */
+    private volatile boolean proven;
+    /** The loop ended without being closed: nothing will fill the cache again. */
+    private volatile boolean dead;
     private Thread thread;
 
     /** The watch thread's own: where the next watch starts. */
     private String resourceVersion;
+    /** The last version listed or told, for readers asking whether a write has been seen. */
+    private volatile String seenVersion = "";
 
     /**
-     * @param kinds    what is watched, plural, for messages: {@code Clusters}, {@code EndpointSlices}
+     * @param kinds    what is watched, plural, for messages: {@code Clusters}, {@code Secrets named x}; the first
+     *                 word is the {@linkplain #resource() resource}
      * @param requests builds the requests, on a client with read timeout 0 (a watch may be quiet for minutes)
      * @param decode   turns an object's JSON into what the cache keeps
      * @param handler  told about changes and deletions
-     * @param outages  where an unreachable server is reported
+     * @param outages  where an unreachable server is reported, and the running watches of that server
+     *                 are known ({@link OutageLog#caches()})
      */
     public ListWatch(String kinds, Requests requests, Function<JsonObject, T> decode, Handler<T> handler,
             OutageLog outages) {
-        this(kinds, requests, decode, handler, outages, Options.defaults());
+        this(kinds, requests, decode, handler, outages, WatchOptions.defaults());
     }
 
     public ListWatch(String kinds, Requests requests, Function<JsonObject, T> decode, Handler<T> handler,
-            OutageLog outages, Options options) {
+            OutageLog outages, WatchOptions options) {
         this.kinds = Objects.requireNonNull(kinds, "kinds");
         this.options = Objects.requireNonNull(options, "options");
-        this.calls = new WatchCalls(kinds, Objects.requireNonNull(requests, "requests"), this::isClosed);
+        this.heartbeat = new Heartbeat(options.silenceBound(), System::nanoTime);
+        this.calls = new WatchCalls(kinds, Objects.requireNonNull(requests, "requests"), this::isClosed, heartbeat);
         this.cache = new WatchCache<>(kinds, Objects.requireNonNull(decode, "decode"),
                 Objects.requireNonNull(handler, "handler"), this::isClosed);
         this.failures = new WatchFailureLog(kinds, Objects.requireNonNull(outages, "outages"));
+        this.ages = outages.caches();
     }
 
     /** Starts listing and watching (once; later calls do nothing). */
     public synchronized void start() {
         if (thread == null && !isClosed()) {
+            ages.add(this);
             thread = Thread.ofVirtual().name("dwd-watch-" + kinds).start(this::run);
         }
     }
 
-    /** Whether the first list has been delivered. */
+    /**
+     * Whether the cache can be trusted: it holds a complete list, has heard from its server within
+     * the silence bound since, and its loop runs. False before the first list and while the watch
+     * proves itself again.
+     */
     public boolean hasSynced() {
-        return synced;
+        return proven && !dead && !heartbeat.silentBeyondBound();
+    }
+
+    /** What is watched, for messages: {@code Clusters}, {@code Deployments named kube-controller-manager}. */
+    public String kinds() {
+        return kinds;
+    }
+
+    /**
+     * The resource watched, in lower case ({@code clusters}, {@code deployments}): the first word of
+     * {@link #kinds()}, which labels the cache's age in metrics.
+     */
+    public String resource() {
+        return kinds.split(" ", 2)[0].toLowerCase(Locale.ROOT);
+    }
+
+    /** Since the cache last heard from its server (an object, an event, a bookmark); before that, since it was made. */
+    public Duration age() {
+        return heartbeat.age();
+    }
+
+    /** Whether the loop ended without being closed (an error it cannot go on from): the cache will not fill again. */
+    public boolean isDead() {
+        return dead;
+    }
+
+    /**
+     * Whether the watch has seen its objects up to {@code resourceVersion}: the last version it
+     * listed or was told (an event, a bookmark) is that one or later. Versions are compared as
+     * Kubernetes documents them, as decimal integers of one resource; one that is not is never seen.
+     */
+    public boolean hasSeen(String resourceVersion) {
+        return ResourceVersions.atLeast(seenVersion, resourceVersion);
     }
 
     /**
      * Waits until the first list request has ended, at most {@code timeout}: for readers that would
      * rather wait for the cache than ask the server themselves while it fills.
      *
-     * @return whether the first list has been delivered
+     * @return whether the cache is {@linkplain #hasSynced() synced} then
      */
     public boolean awaitFirstList(Duration timeout) throws InterruptedException {
         firstListAttempt.await(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
-        return synced;
+        return hasSynced();
     }
 
     /** When the last list or watch request started; empty before the first. */
@@ -187,6 +221,7 @@ public final class ListWatch<T> implements AutoCloseable {
             firstListAttempt.countDown();
             running = thread;
         }
+        ages.remove(this);
         calls.cancel();
         if (running != null && running != Thread.currentThread()) {
             running.interrupt(); // a request waiting for the client-side rate limit
@@ -214,14 +249,23 @@ public final class ListWatch<T> implements AutoCloseable {
         return closed.getCount() == 0;
     }
 
-    /** Lists, then watches and watches on; lists again after 410 Gone; backs off after failures. */
+    /**
+     * Lists, then watches and watches on; lists again after 410 Gone, after a silence and after an
+     * unexpected exception; backs off after failures.
+     */
     private void run() {
         var backoff = new Backoff(options.initialBackoff(), options.maxBackoff());
-        String listFrom = "0"; // the first list may come from the watch cache; after 410 Gone, from etcd
+        String listFrom = "0"; // the first list may come from the watch cache; later ones are consistent
         boolean listed = false;
         try {
             while (!isClosed()) {
                 try {
+                    if (listed && heartbeat.silentBeyondBound()) {
+                        // Failed for longer than the bound: resuming could miss nothing, but the cache has
+                        // not proven itself meanwhile, and a list is what proves it.
+                        listed = false;
+                        listFrom = "";
+                    }
                     if (!listed) {
                         list(listFrom);
                         listed = true;
@@ -243,17 +287,41 @@ public final class ListWatch<T> implements AutoCloseable {
                     LOG.debug("{}: resourceVersion {} is too old (410 Gone), listing again", kinds, resourceVersion);
                     listed = false;
                     listFrom = "";
+                } catch (Silent silent) {
+                    proven = false;
+                    listed = false;
+                    listFrom = "";
+                    failures.silent(heartbeat.bound());
+                    options.dropConnections().run();
                 } catch (ApiFailure failure) {
                     firstListAttempt.countDown();
                     if (isClosed() || !waitedAfter(failure, backoff)) {
                         return;
                     }
+                } catch (Exception | Error unexpected) { // OkHttp may throw InterruptedException undeclared when stop() interrupts
+                    if (unexpected instanceof VirtualMachineError fatal) {
+                        throw fatal;
+                    }
+                    if (isClosed()) {
+                        return;
+                    }
+                    proven = false;
+                    listed = false;
+                    listFrom = "";
+                    firstListAttempt.countDown();
+                    Duration wait = backoff.next(Optional.empty());
+                    failures.unexpected(unexpected, wait);
+                    if (!waited(wait)) {
+                        return;
+                    }
                 }
                 options.onRestart().run();
             }
-        } catch (Exception unexpected) { // OkHttp may throw InterruptedException undeclared when stop() interrupts
+        } catch (VirtualMachineError fatal) {
             if (!isClosed()) {
-                LOG.error("{}: the watch stopped unexpectedly; the cache stays as it is", kinds, unexpected);
+                dead = true;
+                LOG.error("{}: the watch stopped for good; its cache is no longer trusted and readers ask the server",
+                        kinds, fatal);
             }
         } finally {
             firstListAttempt.countDown();
@@ -269,7 +337,8 @@ public final class ListWatch<T> implements AutoCloseable {
             cache.changed(key, object);
         }));
         cache.keepOnly(listed);
-        synced = true;
+        seenVersion = resourceVersion;
+        proven = true;
         firstListAttempt.countDown();
     }
 
@@ -280,13 +349,21 @@ public final class ListWatch<T> implements AutoCloseable {
             case "DELETED" -> Key.of(event.object()).ifPresent(cache::deleted);
             default -> { } // BOOKMARK: only its resourceVersion counts
         }
-        event.resourceVersion().ifPresent(version -> resourceVersion = version);
+        event.resourceVersion().ifPresent(version -> {
+            resourceVersion = version;
+            seenVersion = version;
+        });
     }
 
     /** Reports the failure and waits its back-off; false when the watch was closed meanwhile. */
     private boolean waitedAfter(ApiFailure failure, Backoff backoff) {
         Duration wait = backoff.next(failure.retryAfter());
         failures.failed(failure, wait);
+        return waited(wait);
+    }
+
+    /** Waits {@code wait}; false when the watch was closed meanwhile. */
+    private boolean waited(Duration wait) {
         try {
             return !closed.await(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

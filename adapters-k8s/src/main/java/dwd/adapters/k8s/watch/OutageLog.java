@@ -1,5 +1,6 @@
 package dwd.adapters.k8s.watch;
 
+import dwd.adapters.k8s.NotSent;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Clock;
 import dwd.domain.config.GoDuration;
@@ -34,7 +35,8 @@ import org.apache.logging.log4j.Logger;
  * then known from its first failed call, whoever made it, so that callers which cannot say when
  * they retry (a scale flow) can ask {@link #inOutage()} and stay quiet; and it ends with the first
  * call answered that was sent after the outage began (an answer to a call sent before it, which
- * arrives late, says nothing about now).
+ * arrives late, says nothing about now). It also knows the server's running list-watches
+ * ({@link #caches()}), for the age of their caches and the ones that ended for good.
  */
 public final class OutageLog {
 
@@ -49,6 +51,7 @@ public final class OutageLog {
 
     private final String server;
     private final Clock clock;
+    private final CacheAges caches = new CacheAges();
 
     // Guarded by this.
     private Instant since;
@@ -69,6 +72,11 @@ public final class OutageLog {
     OutageLog(String server, Clock clock) {
         this.server = Objects.requireNonNull(server, "server");
         this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** The list-watches of this server that run: their caches' ages and which of them ended for good. */
+    public CacheAges caches() {
+        return caches;
     }
 
     /**
@@ -193,8 +201,8 @@ public final class OutageLog {
 
     /**
      * Adds to each client an interceptor that notes the outcome of every call: no response, 5xx or
-     * 429 begins an outage (silently), any other status ends one. A call cancelled by its caller
-     * counts as neither.
+     * 429 begins an outage (silently), any other status ends one. A call cancelled by its caller, or
+     * never sent ({@link NotSent}), counts as neither.
      */
     public UnaryOperator<ApiClient> detecting() {
         Interceptor detection = chain -> {
@@ -203,7 +211,7 @@ public final class OutageLog {
             try {
                 response = chain.proceed(chain.request());
             } catch (IOException e) {
-                if (!chain.call().isCanceled()) {
+                if (!chain.call().isCanceled() && !(e instanceof NotSent)) {
                     noAnswer(call);
                 }
                 throw e;

@@ -28,7 +28,9 @@ import okio.BufferedSource;
 /**
  * The requests of one list-watch and the reading of their answers, as plain JSON: a list read item
  * by item, a watch read event by event. Every failure comes out as an {@link ApiFailure}, translated
- * by {@link ApiFailures}, except 410 Gone, which is {@link Expired}.
+ * by {@link ApiFailures}, except 410 Gone, which is {@link Expired}, and a request cut because the
+ * server said nothing for longer than the {@link Heartbeat}'s bound, which is {@link Silent}. Every
+ * listed object, event and bookmark, and the headers of every answer, count as heard.
  */
 final class WatchCalls {
 
@@ -60,6 +62,15 @@ final class WatchCalls {
         }
     }
 
+    /** The server said nothing for longer than the bound (not even a bookmark): the request was cut. */
+    static final class Silent extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Silent() {
+            super(null, null, false, false);
+        }
+    }
+
     /** A watch that ends sooner than this, without an event, counts as failed: a server or proxy that ends every watch at once is backed off, not hammered. */
     static final Duration HEALTHY_WATCH = Duration.ofSeconds(1);
     /** Watches ask the server to end them after 5 to 10 minutes, as client-go's do, so that load spreads after a restart. */
@@ -70,13 +81,17 @@ final class WatchCalls {
     private final String kinds;
     private final ListWatch.Requests requests;
     private final BooleanSupplier closed;
+    private final Heartbeat heartbeat;
     private final AtomicReference<Call> inFlight = new AtomicReference<>();
     private volatile Instant lastRequest;
+    /** The request in flight was cut for its silence. */
+    private volatile boolean silenced;
 
-    WatchCalls(String kinds, ListWatch.Requests requests, BooleanSupplier closed) {
+    WatchCalls(String kinds, ListWatch.Requests requests, BooleanSupplier closed, Heartbeat heartbeat) {
         this.kinds = kinds;
         this.requests = requests;
         this.closed = closed;
+        this.heartbeat = heartbeat;
     }
 
     /** When the last list or watch request started; empty before the first. */
@@ -102,6 +117,7 @@ final class WatchCalls {
     String list(String from, Consumer<JsonObject> items) {
         String action = "listing " + kinds;
         String listedVersion = "";
+        Heartbeat.SilenceCheck silence = heartbeat.afterSilence(this::cutForSilence);
         try (Response response = send(action, false, from, null);
              JsonReader reader = new JsonReader(response.body().charStream())) {
             reader.beginObject();
@@ -116,7 +132,9 @@ final class WatchCalls {
                         }
                         reader.beginArray();
                         while (reader.hasNext()) {
-                            items.accept(asObject(JsonParser.parseReader(reader)));
+                            JsonObject item = asObject(JsonParser.parseReader(reader));
+                            heartbeat.heard();
+                            items.accept(item);
                         }
                         reader.endArray();
                     }
@@ -125,12 +143,15 @@ final class WatchCalls {
             }
             reader.endObject();
         } catch (IOException e) {
-            throw ApiFailures.translate(action, e);
+            throw failure(action, e);
         } catch (JsonIOException e) {
-            throw ApiFailures.translate(action, e.getCause() instanceof IOException io ? io : e);
+            throw e.getCause() instanceof IOException io ? failure(action, io) : ApiFailures.translate(action, e);
         } catch (JsonParseException | IllegalStateException e) {
             throw ApiFailures.translate(action, new JsonParseException("not a list: " + e.getMessage(), e));
+        } finally {
+            silence.disarm();
         }
+        heartbeat.heard();
         return listedVersion;
     }
 
@@ -146,6 +167,7 @@ final class WatchCalls {
         int timeoutSeconds = MIN_WATCH_SECONDS + ThreadLocalRandom.current().nextInt(MIN_WATCH_SECONDS);
         long opened = System.nanoTime();
         boolean anyEvent = false;
+        Heartbeat.SilenceCheck silence = heartbeat.afterSilence(this::cutForSilence);
         try (Response response = send(action, true, from, timeoutSeconds)) {
             BufferedSource source = response.body().source();
             String line;
@@ -153,6 +175,7 @@ final class WatchCalls {
                 if (closed.getAsBoolean()) {
                     return WatchEnd.CLOSED;
                 }
+                heartbeat.heard();
                 if (line.isBlank()) {
                     continue;
                 }
@@ -173,7 +196,9 @@ final class WatchCalls {
             if (closed.getAsBoolean()) {
                 return WatchEnd.CLOSED;
             }
-            throw ApiFailures.translate(action, e);
+            throw failure(action, e);
+        } finally {
+            silence.disarm();
         }
         if (closed.getAsBoolean()) {
             return WatchEnd.CLOSED;
@@ -195,6 +220,7 @@ final class WatchCalls {
         } catch (ApiException e) {
             throw ApiFailures.translate(action, e);
         }
+        silenced = false;
         inFlight.set(call);
         if (closed.getAsBoolean()) {
             call.cancel();
@@ -204,9 +230,9 @@ final class WatchCalls {
         try {
             response = call.execute();
         } catch (IOException e) {
-            throw closed.getAsBoolean() ? new ApiFailure(ApiFailure.Kind.UNAVAILABLE, action + ": closed")
-                    : ApiFailures.translate(action, e);
+            throw failure(action, e);
         }
+        heartbeat.heard();
         if (response.isSuccessful()) {
             return response;
         }
@@ -217,6 +243,20 @@ final class WatchCalls {
             String body = errorBody(response);
             throw ApiFailures.translate(action, new ApiException(response.code(), response.headers().toMultimap(), body));
         }
+    }
+
+    /** Cuts the request in flight: the server has said nothing for longer than the bound. */
+    private void cutForSilence() {
+        silenced = true;
+        cancel();
+    }
+
+    /** A failed read of a request: cut for its silence, the list-watch closed, or the translated failure. */
+    private RuntimeException failure(String action, IOException e) {
+        if (closed.getAsBoolean()) {
+            return new ApiFailure(ApiFailure.Kind.UNAVAILABLE, action + ": closed");
+        }
+        return silenced ? new Silent() : ApiFailures.translate(action, e);
     }
 
     private static String errorBody(Response response) {

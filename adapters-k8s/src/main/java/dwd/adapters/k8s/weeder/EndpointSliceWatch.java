@@ -2,6 +2,7 @@ package dwd.adapters.k8s.weeder;
 
 import dwd.adapters.k8s.watch.ListWatch;
 import dwd.adapters.k8s.watch.OutageLog;
+import dwd.adapters.k8s.watch.WatchOptions;
 import dwd.application.port.in.ServiceEvents;
 import dwd.domain.selector.Requirement;
 import dwd.domain.weeding.EndpointSliceState;
@@ -61,7 +62,7 @@ public final class EndpointSliceWatch implements AutoCloseable {
                         .allowWatchBookmarks(isWatch ? true : null)
                         .timeoutSeconds(timeoutSeconds)
                         .buildCall(null),
-                EndpointSliceStates::of, new Forwarder(), outages);
+                EndpointSliceStates::of, new Forwarder(), outages, WatchOptions.defaults().droppingConnectionsOf(watchClient));
     }
 
     /** Starts listing and watching; the slices that exist are replayed as additions. */

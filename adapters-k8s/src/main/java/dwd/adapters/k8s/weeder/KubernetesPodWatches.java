@@ -4,6 +4,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dwd.adapters.k8s.watch.ListWatch;
 import dwd.adapters.k8s.watch.OutageLog;
+import dwd.adapters.k8s.watch.WatchOptions;
 import dwd.application.port.out.PodWatch;
 import dwd.application.port.out.PodWatches;
 import dwd.domain.selector.LabelSelector;
@@ -38,6 +39,7 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
     /** A list that takes longer is given up and tried again (the watch client has no read timeout). */
     private static final Duration LIST_TIMEOUT = Duration.ofSeconds(30);
 
+    private final ApiClient watchClient;
     private final CoreV1Api core;
     private final Duration initialBackoff;
     private final Duration maxBackoff;
@@ -72,6 +74,7 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
             throw new IllegalArgumentException("pod watches need a client with read timeout 0, not "
                     + watchClient.getReadTimeout() + " ms: a quiet watch would time out");
         }
+        this.watchClient = watchClient;
         this.core = new CoreV1Api(watchClient);
         this.initialBackoff = initialBackoff;
         this.maxBackoff = maxBackoff;
@@ -85,7 +88,8 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
         var watch = new ListWatch<>("Pods in " + namespace + " selected by " + labels,
                 (isWatch, resourceVersion, timeoutSeconds) -> request(namespace, labels, isWatch, resourceVersion),
                 PodStates::of, new Forwarder(listener), outages,
-                new ListWatch.Options(initialBackoff, maxBackoff, restarts::incrementAndGet, running::decrementAndGet));
+                new WatchOptions(initialBackoff, maxBackoff, restarts::incrementAndGet, running::decrementAndGet)
+                        .droppingConnectionsOf(watchClient));
         running.incrementAndGet();
         open.add(watch);
         watch.start();

@@ -3,6 +3,8 @@ package dwd.adapters.k8s.leader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.Cancellable;
+import dwd.application.port.out.Scheduler;
 import dwd.application.testing.VirtualScheduler;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,7 +14,10 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The election algorithm on virtual time, against an in-memory Lease with optimistic concurrency. */
+/**
+ * The election algorithm on virtual time, against an in-memory Lease with optimistic concurrency.
+ * Virtual time is every candidate's monotonic clock; a candidate's wall clock can be stepped.
+ */
 class LeaderElectorTest {
 
     static final LeaderElectionTimings TIMINGS = new LeaderElectionTimings(
@@ -102,7 +107,47 @@ class LeaderElectorTest {
     private final InMemoryLease lease = new InMemoryLease();
 
     private LeaderElector candidate(String id, Store store, Events events, long seed) {
-        return new LeaderElector(store, id, TIMINGS, scheduler, events, new SplittableRandom(seed));
+        return candidate(id, store, events, seed, new NodeClock(scheduler));
+    }
+
+    private LeaderElector candidate(String id, Store store, Events events, long seed, NodeClock clock) {
+        return elector(id, store, events, seed, clock);
+    }
+
+    static LeaderElector elector(String id, Store store, Events events, long seed, NodeClock clock) {
+        return new LeaderElector(store, id, TIMINGS, clock, clock::nanoTime, events, new SplittableRandom(seed), null);
+    }
+
+    /**
+     * One node's clocks over the shared virtual time: its monotonic clock is virtual time itself, its wall
+     * clock is virtual time plus a step that the test can change (an NTP correction, {@code date -s}).
+     */
+    static final class NodeClock implements Scheduler {
+        private final VirtualScheduler time;
+        private volatile Duration step = Duration.ZERO;
+
+        NodeClock(VirtualScheduler time) {
+            this.time = time;
+        }
+
+        void stepWallClock(Duration by) {
+            step = step.plus(by);
+        }
+
+        @Override
+        public Instant now() {
+            return time.now().plus(step);
+        }
+
+        /** The monotonic clock: virtual time in nanoseconds, which no step moves. */
+        public long nanoTime() {
+            return Duration.between(Instant.EPOCH, time.now()).toNanos();
+        }
+
+        @Override
+        public Cancellable schedule(Duration delay, Runnable task) {
+            return time.schedule(delay, task);
+        }
     }
 
     @Test
@@ -159,9 +204,9 @@ class LeaderElectorTest {
             var scheduler = new VirtualScheduler();
             var lease = new InMemoryLease();
             var storeA = new Store(lease);
-            var a = new LeaderElector(storeA, "a", TIMINGS, scheduler, new Events(scheduler), new SplittableRandom(run));
+            var a = elector("a", storeA, new Events(scheduler), run, new NodeClock(scheduler));
             var eventsB = new Events(scheduler);
-            var b = new LeaderElector(new Store(lease), "b", TIMINGS, scheduler, eventsB, new SplittableRandom(run + 1000));
+            var b = elector("b", new Store(lease), eventsB, run + 1000, new NodeClock(scheduler));
             a.start();
             scheduler.runDue();
             scheduler.advanceBy(Duration.ofMillis(random.nextLong(0, 5_000)));
@@ -205,6 +250,70 @@ class LeaderElectorTest {
         assertThat(elector.role()).isEqualTo(LeaderElector.Role.STANDBY);
         assertThat(elector.lastContact()).isEmpty();
         assertThat(elector.lastAttempt()).isPresent();
+    }
+
+    @Test
+    void aStandbyWhoseWallClockJumpsAnHourAheadDoesNotTakeOverFromALeaderThatRenews() {
+        var a = candidate("a", new Store(lease), new Events(scheduler), 1);
+        a.start();
+        scheduler.runDue();
+        var clockB = new NodeClock(scheduler);
+        var eventsB = new Events(scheduler);
+        var b = candidate("b", new Store(lease), eventsB, 2, clockB);
+        b.start();
+        scheduler.advanceBy(Duration.ofSeconds(5));
+
+        clockB.stepWallClock(Duration.ofHours(1));
+        scheduler.advanceBy(Duration.ofMinutes(2));
+
+        assertThat(eventsB.started).as("b never took over").isNull();
+        assertThat(b.role()).isEqualTo(LeaderElector.Role.STANDBY);
+        assertThat(a.isLeading()).isTrue();
+        assertThat(lease.writers).containsOnly("a");
+        assertThat(b.sinceLastContact()).hasValueSatisfying(age -> assertThat(age).isLessThan(TIMINGS.retryPeriod()));
+    }
+
+    @Test
+    void aLeaderWhoseWallClockJumpsBackStillStopsAtItsRenewDeadlineBeforeTheStandbyTakesOver() {
+        var storeA = new Store(lease);
+        var clockA = new NodeClock(scheduler);
+        var eventsA = new Events(scheduler);
+        var a = candidate("a", storeA, eventsA, 1, clockA);
+        a.start();
+        scheduler.runDue();
+        var eventsB = new Events(scheduler);
+        var b = candidate("b", new Store(lease), eventsB, 2);
+        b.start();
+        scheduler.advanceBy(Duration.ofSeconds(7));
+        Instant lastRenew = scheduler.now().minus(Duration.ofSeconds(1)); // renewals every 2 s from 0: the last at 6 s
+
+        storeA.dead = true; // a cannot renew any more...
+        clockA.stepWallClock(Duration.ofHours(-1)); // ...and its wall clock goes back an hour
+        List<String> bothLeading = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            scheduler.advanceBy(Duration.ofMillis(100));
+            if (a.isLeading() && b.isLeading()) {
+                bothLeading.add(scheduler.now().toString());
+            }
+        }
+
+        assertThat(bothLeading).isEmpty();
+        assertThat(eventsA.stopped).as("a stops at its renew deadline, on the monotonic clock")
+                .isEqualTo(lastRenew.plus(TIMINGS.renewDeadline()));
+        assertThat(eventsB.started).isAfterOrEqualTo(lastRenew.plus(TIMINGS.leaseDuration()));
+        assertThat(b.isLeading()).isTrue();
+    }
+
+    @Test
+    void aLeaderPausedLongerThanItsRenewDeadlineIsNoLeaderTheMomentItResumes() {
+        var a = candidate("a", new Store(lease), new Events(scheduler), 1);
+        a.start();
+        scheduler.runDue();
+        assertThat(a.isLeading()).isTrue();
+
+        scheduler.elapse(Duration.ofSeconds(20)); // SIGSTOP for 20 s: nothing ran, the monotonic clock went on
+
+        assertThat(a.isLeading()).as("before any of its timers has run").isFalse();
     }
 
     @Test

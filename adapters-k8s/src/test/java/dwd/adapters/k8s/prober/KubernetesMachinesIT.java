@@ -95,12 +95,27 @@ class KubernetesMachinesIT {
     }
 
     @Test
-    void beforeTheCacheHasSyncedMachinesAreUnavailableNotEmpty(LocalControlPlane controlPlane) {
+    void untilTheCacheIsTrustedMachinesAreReadFromTheServerAndAFailedReadIsNoEmptyList(LocalControlPlane controlPlane)
+            throws Exception {
+        ApiClient admin = controlPlane.apiClient();
+        String namespace = controlPlane.createNamespace("shoot--machines-read");
+        createMachine(admin, namespace, "machine-0", "node-0", "Running");
         try (var machines = new KubernetesMachines(() -> controlPlane.newApiClient(Duration.ofSeconds(30)))) {
+            assertThat(machines.hasSynced()).as("not started").isFalse();
+            assertThat(machines.inNamespace(namespace)).containsExactly(new Machine("machine-0", Optional.of("node-0"), "Running"));
+        }
+        int closedPort;
+        try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        var unreachable = new ApiClient();
+        unreachable.setBasePath("http://127.0.0.1:" + closedPort);
+        try (var machines = new KubernetesMachines(() -> unreachable)) {
             assertThatThrownBy(() -> machines.inNamespace("shoot--x"))
                     .isInstanceOfSatisfying(ApiFailure.class, failure -> {
                         assertThat(failure.kind()).isEqualTo(ApiFailure.Kind.UNAVAILABLE);
-                        assertThat(failure.getMessage()).contains("shoot--x").contains("not synced");
+                        assertThat(failure.getMessage()).startsWith("listing Machines in namespace shoot--x (the Machine"
+                                + " cache is not trusted now): cannot connect");
                     });
         }
     }

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.google.gson.JsonObject;
+import dwd.adapters.k8s.ApiClients;
 import dwd.adapters.k8s.JsonFields;
 import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.testing.LocalControlPlane;
+import dwd.adapters.k8s.testing.SilencingTcpProxy;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -21,15 +23,26 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** dwd's list-watch loop against the real API server: events, the cache, back-off and what it logs. */
+/**
+ * dwd's list-watch loop against the real API server: events, the cache, back-off and what it logs;
+ * and how it proves its cache alive: a connection that goes silent without closing is noticed within
+ * the silence bound and the objects are listed afresh on a new connection; a loop that fails
+ * unexpectedly goes on from a fresh list; a loop that cannot go on leaves its cache untrusted and
+ * says so. Meanwhile the cache does not count as synced, so readers ask the server.
+ */
 @WithLocalControlPlane
 class ListWatchIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);
+    /** Short, so that the liveness tests need not wait for kube-apiserver's one bookmark a minute. */
+    private static final Duration BOUND = Duration.ofSeconds(3);
+    /** The bound, the silence check's own lateness and a list on a busy machine. */
+    private static final Duration NOTICED_WITHIN = BOUND.plusSeconds(10);
 
     private final LogLines log = LogLines.of("dwd.adapters.k8s.watch");
     private final List<AutoCloseable> cleanup = new ArrayList<>();
@@ -167,6 +180,124 @@ class ListWatchIT {
             assertThat(line.message()).startsWith("listing Gizmos: 404").contains("(API server https://")
                     .contains("retrying in 1").contains("repeats are logged at debug level");
         });
+    }
+
+    @Test
+    void aConnectionThatGoesSilentIsNoticedWithinTheBoundAndTheCacheCatchesUpOnANewOne(LocalControlPlane controlPlane)
+            throws Exception {
+        String namespace = controlPlane.createNamespace("silent-watch");
+        var proxy = SilencingTcpProxy.inFrontOf(controlPlane.kubeconfig());
+        cleanup.add(proxy);
+        ApiClient client = OwnedClients.forWatches(
+                () -> ApiClients.fromKubeconfig(proxy.route(controlPlane.kubeconfig()), Duration.ofSeconds(30)));
+        var outages = OutageLog.of(client);
+        var seen = Collections.synchronizedList(new ArrayList<String>());
+        var watch = liveConfigMaps(client, namespace, seen::add, outages,
+                WatchOptions.defaults().withSilenceBound(BOUND).droppingConnectionsOf(client), new AtomicInteger(), false);
+        watch.start();
+        assertThat(watch.awaitFirstList(Duration.ofSeconds(30))).isTrue();
+        var core = new CoreV1Api(controlPlane.apiClient());
+        core.createNamespacedConfigMap(namespace, configMap("before", "1")).execute();
+        await().atMost(Duration.ofSeconds(30)).until(() -> seen.contains("before=1"));
+
+        // Every connection open now goes silent; so do new ones until the test lets them pass.
+        proxy.silenceOpenConnections();
+        proxy.silenceNewConnections(true);
+        core.createNamespacedConfigMap(namespace, configMap("during", "2")).execute();
+        await("the silence noticed").atMost(NOTICED_WITHIN).until(() -> !watch.hasSynced());
+        assertThat(watch.age()).as("the cache's age: nothing heard since the silence began").isGreaterThan(BOUND);
+        assertThat(outages.caches().oldest("configmaps")).hasValueSatisfying(age -> assertThat(age).isGreaterThan(BOUND));
+        assertThat(seen).as("a silent connection brings nothing").doesNotContain("during=2");
+        assertThat(log.atLeast(Level.WARN)).anySatisfy(line -> assertThat(line.message())
+                .startsWith("ConfigMaps: nothing heard from API server https://127.0.0.1:" + proxy.port() + " for 3s,"
+                        + " not even a bookmark").contains("listing afresh on a new one"));
+
+        int connections = proxy.connectionsOpened();
+        proxy.silenceNewConnections(false);
+        await("listed afresh on a new connection").atMost(NOTICED_WITHIN)
+                .until(() -> watch.hasSynced() && seen.contains("during=2"));
+        assertThat(proxy.connectionsOpened()).isGreaterThan(connections);
+        assertThat(watch.age()).isLessThan(BOUND);
+        core.createNamespacedConfigMap(namespace, configMap("after", "3")).execute();
+        await("and watched again").atMost(Duration.ofSeconds(30)).until(() -> seen.contains("after=3"));
+        assertThat(log.atLeast(Level.WARN)).as("one warning while it stayed silent")
+                .filteredOn(line -> line.message().contains("nothing heard")).hasSize(1);
+    }
+
+    @Test
+    void aLoopThatFailsUnexpectedlyIsNotTrustedUntilItListedAfreshAndGoesOn(LocalControlPlane controlPlane)
+            throws Exception {
+        String namespace = controlPlane.createNamespace("failing-watch");
+        ApiClient client = OwnedClients.forWatches(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
+        var seen = Collections.synchronizedList(new ArrayList<String>());
+        var watchRequests = new AtomicInteger();
+        var watch = liveConfigMaps(client, namespace, seen::add, OutageLog.of(client),
+                new WatchOptions(Duration.ofSeconds(2), Duration.ofSeconds(30), () -> { }, () -> { }), watchRequests, true);
+        watch.start();
+        assertThat(watch.awaitFirstList(Duration.ofSeconds(30))).isTrue();
+        await("the injected failure").atMost(Duration.ofSeconds(30)).until(() -> watchRequests.get() >= 1);
+        await("not trusted meanwhile").atMost(Duration.ofSeconds(1)).until(() -> !watch.hasSynced());
+
+        await("listed afresh and watching").atMost(Duration.ofSeconds(30)).until(() -> watchRequests.get() >= 2);
+        assertThat(watch.hasSynced()).isTrue();
+        new CoreV1Api(controlPlane.apiClient()).createNamespacedConfigMap(namespace, configMap("later", "1")).execute();
+        await().atMost(Duration.ofSeconds(30)).until(() -> seen.contains("later=1"));
+        assertThat(watch.isDead()).isFalse();
+        assertThat(log.atLeast(Level.ERROR)).singleElement().satisfies(line -> {
+            assertThat(line.message()).startsWith("ConfigMaps: the watch failed unexpectedly; listing afresh in 2");
+            assertThat(line.hasThrowable()).as("a bug's stack trace is logged").isTrue();
+        });
+    }
+
+    @Test
+    void aLoopThatCannotGoOnLeavesItsCacheUntrustedAndSaysItIsDead(LocalControlPlane controlPlane) throws Exception {
+        String namespace = controlPlane.createNamespace("dead-watch");
+        ApiClient client = OwnedClients.forWatches(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
+        var outages = OutageLog.of(client);
+        var watch = liveConfigMaps(client, namespace, nameAndValue -> {
+            if (nameAndValue.startsWith("fatal=")) {
+                throw new StackOverflowError("injected");
+            }
+        }, outages, WatchOptions.defaults(), new AtomicInteger(), false);
+        watch.start();
+        assertThat(watch.awaitFirstList(Duration.ofSeconds(30))).isTrue();
+        assertThat(outages.caches().dead()).isEmpty();
+
+        new CoreV1Api(controlPlane.apiClient()).createNamespacedConfigMap(namespace, configMap("fatal", "1")).execute();
+        await("the loop ended").atMost(Duration.ofSeconds(30)).until(watch::isDead);
+        assertThat(watch.hasSynced()).isFalse();
+        assertThat(outages.caches().dead()).containsExactly("ConfigMaps");
+        assertThat(log.atLeast(Level.ERROR)).singleElement().satisfies(line -> assertThat(line.message())
+                .isEqualTo("ConfigMaps: the watch stopped for good; its cache is no longer trusted and readers ask the server"));
+        watch.close();
+        assertThat(outages.caches().dead()).as("a closed watch is no longer running").isEmpty();
+    }
+
+    /**
+     * A watch of the namespace's ConfigMaps telling {@code seen} each change as {@code name=value},
+     * counting its watch requests; with {@code failFirstWatch}, building the first one throws.
+     */
+    private ListWatch<String> liveConfigMaps(ApiClient client, String namespace, java.util.function.Consumer<String> seen,
+            OutageLog outages, WatchOptions options, AtomicInteger watchRequests, boolean failFirstWatch) {
+        var core = new CoreV1Api(client);
+        var watch = new ListWatch<>("ConfigMaps", (isWatch, resourceVersion, timeoutSeconds) -> {
+            if (isWatch && watchRequests.incrementAndGet() == 1 && failFirstWatch) {
+                throw new IllegalStateException("injected into the loop");
+            }
+            return core.listNamespacedConfigMap(namespace).resourceVersion(resourceVersion).watch(isWatch)
+                    .allowWatchBookmarks(isWatch ? true : null).timeoutSeconds(timeoutSeconds).buildCall(null);
+        }, ListWatchIT::nameAndValue, new ListWatch.Handler<String>() {
+            @Override
+            public void changed(String object) {
+                seen.accept(object);
+            }
+
+            @Override
+            public void deleted(String object) {
+            }
+        }, outages, options);
+        cleanup.add(watch);
+        return watch;
     }
 
     private static int unused() throws IOException {

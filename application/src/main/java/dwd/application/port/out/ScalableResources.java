@@ -69,10 +69,20 @@ public interface ScalableResources {
      * The resource as a cache of the seed shows it, when one is kept and holds it: possibly a moment
      * old, so it only ever saves work: a step that finds nothing to do, a write made {@linkplain
      * #patchAnnotationsAt at} its version (which a change since turns into a conflict), a readiness
-     * check. Empty when there is no cache, it has not synced, or it does not hold the resource.
+     * check. Empty when there is no cache, it has not synced or not proven itself alive lately, it
+     * does not hold the resource, or it has not yet shown this process's last write of it.
      */
     default Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
         return Optional.empty();
+    }
+
+    /**
+     * As {@link #cached}, also while the cache has not yet shown this process's last write of the
+     * resource: for pacing only (the readiness wait after that write), where a copy from before the
+     * write can only answer "not yet".
+     */
+    default Optional<ScalableResource> cachedForPacing(String namespace, ResourceRef ref) {
+        return cached(namespace, ref);
     }
 
     /**

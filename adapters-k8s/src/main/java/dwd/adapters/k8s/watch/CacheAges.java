@@ -1,0 +1,56 @@
+package dwd.adapters.k8s.watch;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The running list-watches of one API server, for what the process says about its caches: how long
+ * since each resource's cache last heard from the server (a metric), and which watches ended for good
+ * (a liveness check). A watch joins when it starts and leaves when it stops.
+ */
+public final class CacheAges {
+
+    private final Set<ListWatch<?>> running = ConcurrentHashMap.newKeySet();
+    private final Set<String> resources = ConcurrentHashMap.newKeySet();
+    private volatile Consumer<String> newResource = resource -> { };
+
+    void add(ListWatch<?> watch) {
+        running.add(watch);
+        String resource = watch.resource();
+        if (resources.add(resource)) {
+            newResource.accept(resource);
+        }
+    }
+
+    void remove(ListWatch<?> watch) {
+        running.remove(watch);
+    }
+
+    /**
+     * Tells {@code listener} about every resource watched so far and each one watched for the first time
+     * from now on (once each): where the age of a resource's caches is published.
+     */
+    public synchronized void onEachResource(Consumer<String> listener) {
+        Consumer<String> previous = newResource;
+        newResource = resource -> {
+            previous.accept(resource);
+            listener.accept(resource);
+        };
+        resources.forEach(listener);
+    }
+
+    /** The age of the oldest running cache of {@code resource} ({@link ListWatch#age()}); empty when none runs. */
+    public Optional<Duration> oldest(String resource) {
+        return running.stream().filter(watch -> watch.resource().equals(resource)).map(ListWatch::age)
+                .max(Duration::compareTo);
+    }
+
+    /** The watches whose loop ended without being closed, as {@code kinds}: their caches will not fill again. */
+    public List<String> dead() {
+        return running.stream().filter(ListWatch::isDead).map(ListWatch::kinds).sorted().toList();
+    }
+}

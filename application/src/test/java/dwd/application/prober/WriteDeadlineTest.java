@@ -1,0 +1,123 @@
+package dwd.application.prober;
+
+import static dwd.application.testing.ProberFixture.CA;
+import static dwd.application.testing.ProberFixture.KCM;
+import static dwd.application.testing.ProberFixture.MCM;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dwd.application.testing.InMemoryResources.Write;
+import dwd.application.testing.ProberFixture;
+import dwd.application.testing.RecordingObserver.Event;
+import dwd.application.testing.SimulatedShoot;
+import dwd.domain.config.DependentResourceInfo;
+import dwd.domain.config.ProberConfig;
+import dwd.domain.config.ScaleInfo;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Scale writes end before a newer verdict can come, and a write that got no answer is in doubt: it
+ * may still land, so no decision to send nothing is taken on the version it was made at until the
+ * dependent is seen past it. The case: a scale-down PATCH the network held for 18 s landed 10 s after
+ * the verdict had turned to scale-up, which had found kube-controller-manager up and scaled
+ * machine-controller-manager up: KCM at 0 while MCM ran. Virtual time, one write per dependent (as
+ * Deployments), dependents cached.
+ */
+class WriteDeadlineTest {
+
+    private static final String NS = "shoot--dev--deadlines";
+
+    @Test
+    void everyWriteIsGivenUpByTheShootsNextProbeRun() {
+        // Writes that may take a minute, against a probe every 30 s (plus up to 20 % jitter).
+        ProberConfig gardener = ProberFixture.gardenerConfig(Duration.ZERO);
+        var fixture = new ProberFixture(withScaleTimeouts(gardener, Duration.ofSeconds(60)), 21);
+        fixture.resources.scaleAndAnnotateInOneWrite();
+        SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 21);
+        fixture.resources.fixReadyReplicas(NS, MCM, 2); // MCM's pods take their time: KCM's write comes 5 s later
+
+        fixture.meltdown(shoot);
+
+        List<Write> scaleDowns = fixture.resources.writes(NS);
+        assertThat(scaleDowns).extracting(Write::name).containsExactlyInAnyOrder(MCM, CA, KCM);
+        for (Write write : scaleDowns) {
+            Instant nextProbe = nextProbeAnnouncedBy(fixture, write.at());
+            assertThat(write.deadline()).as("%s's deadline", write.name())
+                    .isEqualTo(Duration.between(write.at(), nextProbe)).isLessThan(Duration.ofSeconds(60));
+        }
+        Write kcm = scaleDowns.stream().filter(write -> write.name().equals(KCM)).findFirst().orElseThrow();
+        assertThat(kcm.deadline()).as("KCM's write, 5 s into the flow").isLessThanOrEqualTo(Duration.ofSeconds(31));
+    }
+
+    @Test
+    void aScaleDownHeldByTheNetworkThatLandsAfterTheVerdictTurnedNeverLeavesKcmDownWhileMcmRuns() {
+        // Writes that may take a minute: KCM's is given up when the next probe is due, which finds the nodes back.
+        var fixture = new ProberFixture(withScaleTimeouts(ProberFixture.gardenerConfig(Duration.ZERO),
+                Duration.ofSeconds(60)), 22);
+        fixture.resources.scaleAndAnnotateInOneWrite();
+        fixture.resources.keepCache();
+        SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 22);
+        List<String> kcmDownWhileMcmRuns = new ArrayList<>();
+        fixture.resources.afterEachWrite(() -> {
+            if (fixture.resources.replicas(NS, KCM) == 0 && fixture.resources.replicas(NS, MCM) > 0) {
+                kcmDownWhileMcmRuns.add(fixture.scheduler.now() + " " + fixture.resources.writes(NS).getLast());
+            }
+        });
+        // KCM's scale-down gets no answer; meanwhile the nodes come back; it lands 10 s after its deadline.
+        fixture.resources.holdNextWrite(NS, KCM, fixture.scheduler, Duration.ofSeconds(10), shoot::heal);
+
+        fixture.meltdown(shoot);
+        fixture.scheduler.advanceBy(Duration.ofMinutes(2));
+
+        assertThat(kcmDownWhileMcmRuns).isEmpty();
+        assertThat(fixture.resources.writeDescriptions(NS, KCM)).as("the late write landed, then KCM was scaled up")
+                .satisfiesExactly(
+                        landed -> assertThat(landed).startsWith("scale 3->0 and annotate"),
+                        up -> assertThat(up).startsWith("scale 0->3 and annotate"));
+        List<String> order = fixture.resources.writes(NS).stream().map(write -> write.name() + " " + write.description())
+                .filter(write -> write.contains("scale 0->")).map(write -> write.substring(0, write.indexOf(" scale"))).toList();
+        assertThat(order).as("scale-ups, in order").containsExactly(KCM, MCM, CA);
+        assertThat(fixture.resources.replicas(NS, KCM)).isEqualTo(3);
+        assertThat(fixture.resources.replicas(NS, MCM)).isEqualTo(2);
+        assertThat(fixture.resources.replicas(NS, CA)).isEqualTo(1);
+    }
+
+    @Test
+    void aHeldScaleDownRetriedBeforeAnyNewVerdictLandsOnceAndTheLateCopyIsRefused() {
+        var fixture = new ProberFixture(ProberFixture.gardenerConfig(Duration.ZERO), 23);
+        fixture.resources.scaleAndAnnotateInOneWrite();
+        fixture.resources.keepCache();
+        SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 23);
+        // The answer is lost, but the probe interval has time left: the retry writes at the same version.
+        fixture.resources.holdNextWrite(NS, KCM, fixture.scheduler, Duration.ofSeconds(10), () -> { });
+
+        fixture.meltdown(shoot);
+        fixture.scheduler.advanceBy(Duration.ofMinutes(1));
+
+        assertThat(fixture.resources.writeDescriptions(NS, KCM)).satisfiesExactly(
+                retried -> assertThat(retried).startsWith("scale 3->0 and annotate"),
+                late -> assertThat(late).startsWith("held write refused"));
+        assertThat(fixture.resources.replicas(NS, KCM)).isZero();
+        assertThat(fixture.resources.annotations(NS, KCM)).containsEntry("dependency-watchdog.gardener.cloud/replicas", "3");
+    }
+
+    private static Instant nextProbeAnnouncedBy(ProberFixture fixture, Instant at) {
+        return fixture.observer.nextProbes().stream()
+                .filter(event -> event.namespace().equals(NS) && !event.at().isAfter(at))
+                .map(Event::what).map(Instant::parse).reduce((earlier, later) -> later).orElseThrow();
+    }
+
+    private static ProberConfig withScaleTimeouts(ProberConfig config, Duration timeout) {
+        List<DependentResourceInfo> dependents = config.dependentResourceInfos().stream()
+                .map(info -> new DependentResourceInfo(info.ref(), info.optional(),
+                        new ScaleInfo(info.scaleUp().level(), info.scaleUp().initialDelay(), timeout),
+                        new ScaleInfo(info.scaleDown().level(), info.scaleDown().initialDelay(), timeout)))
+                .toList();
+        return new ProberConfig(config.kubeConfigSecretName(), config.probeInterval(), config.initialDelay(),
+                config.probeTimeout(), config.backoffJitterFactor(), dependents, config.kcmNodeMonitorGraceDuration(),
+                config.nodeLeaseFailureFraction(), config.failureThreshold(), config.successThreshold());
+    }
+}
