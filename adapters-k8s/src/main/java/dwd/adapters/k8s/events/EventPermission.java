@@ -11,20 +11,25 @@ import io.kubernetes.client.openapi.models.V1ResourceAttributes;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
 import java.time.Duration;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
- * Whether the process's identity may create Events in every namespace, asked once with a
- * SelfSubjectAccessReview (which every authenticated user may create). dwd writes its Events about
+ * Whether the process's identity may create Events in every namespace, asked with a
+ * SelfSubjectAccessReview (which every authenticated user may create, and which changes no state: a
+ * standby asks it too). dwd writes its Events about
  * shoot Deployments and pods in the shoots' namespaces; Gardener's roles grant core Events in
  * {@code garden} only, so under them the answer is no.
  */
 enum EventPermission {
     ALLOWED,
     DENIED,
-    /** The review got no answer (the seed unreachable, overloaded): asked again before the next write. */
+    /** The review got no answer (the seed unreachable, overloaded): asked again. */
     UNANSWERED,
-    /** The review itself was refused or failed otherwise: Events are tried, and their failures counted. */
+    /** The review itself was refused or failed otherwise: asked again; Events are tried meanwhile. */
     UNKNOWN;
+
+    private static final Logger LOG = LogManager.getLogger(KubernetesEventRecorder.class);
 
     /** The rule that grants what the review asks, as an operator writes it into a ClusterRole. */
     static final String RULE = "{apiGroups: [events.k8s.io], resources: [events], verbs: [create]}";
@@ -41,8 +46,10 @@ enum EventPermission {
             JsonObject status = answer.getAsJsonObject("status");
             return status != null && status.has("allowed") && status.get("allowed").getAsBoolean() ? ALLOWED : DENIED;
         } catch (ApiFailure failure) {
+            LOG.debug("{}; asked again later", failure.getMessage());
             return OutageLog.isOutage(failure) ? UNANSWERED : UNKNOWN;
         } catch (RuntimeException unexpected) {
+            LOG.debug("asking whether Events may be created in all namespaces failed; asked again later", unexpected);
             return UNKNOWN;
         }
     }

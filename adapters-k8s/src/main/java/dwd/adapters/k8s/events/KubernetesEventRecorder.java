@@ -16,10 +16,12 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.logging.log4j.LogManager;
@@ -33,7 +35,7 @@ import org.apache.logging.log4j.Logger;
  * never reaches the action that produced the event.
  *
  * <p>The thread first asks whether this identity may create Events in every namespace
- * ({@link EventPermission}), until the API server answers. If not
+ * ({@link EventPermission}), and asks again, with back-off, until the API server says yes or no. If no
  * (Gardener's roles grant Events in {@code garden} only), Events are off: one line says so and names
  * the rule that turns them on, and every Event is counted as not sent ({@link #off()}) instead of
  * being refused by the API server one by one.
@@ -43,6 +45,7 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
     private static final Logger LOG = LogManager.getLogger();
     private static final int NOTE_LIMIT = 1024;
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration PERMISSION_BACK_OFF_MIN = Duration.ofSeconds(2);
     private static final Duration PERMISSION_BACK_OFF_MAX = Duration.ofSeconds(30);
 
     private final ApiClient client;
@@ -66,16 +69,11 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
      * @param reportingController e.g. {@code dependency-watchdog.gardener.cloud/prober}
      * @param reportingInstance   this process, e.g. its pod name
      * @param capacity            events waiting at most; more are dropped
+     * @param outages             where an unreachable seed is reported (one warning per outage for the process)
      */
     public KubernetesEventRecorder(Supplier<ApiClient> newSeedClient, String reportingController,
-            String reportingInstance, int capacity) {
-        this(newSeedClient, reportingController, reportingInstance, capacity, null);
-    }
-
-    /** @param outages where an unreachable seed is reported (one warning per outage for the process); null: here */
-    public KubernetesEventRecorder(Supplier<ApiClient> newSeedClient, String reportingController,
             String reportingInstance, int capacity, OutageLog outages) {
-        this.outages = outages;
+        this.outages = Objects.requireNonNull(outages, "outages");
         this.client = newSeedClient.get();
         this.client.setHttpClient(client.getHttpClient().newBuilder()
                 .connectTimeout(CALL_TIMEOUT).readTimeout(CALL_TIMEOUT).callTimeout(CALL_TIMEOUT).build());
@@ -119,42 +117,72 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
     }
 
     private void writeLoop() {
-        askPermission();
-        while (!closed || !queue.isEmpty()) {
-            Event event;
+        var question = new PermissionQuestion();
+        EventPermission permission = question.ask();
+        // Before any write: a seed that did not answer at start must not turn a missing grant into 403s.
+        while (permission == EventPermission.UNANSWERED && !closed) {
             try {
-                event = queue.take();
+                Thread.sleep(question.untilNext());
             } catch (InterruptedException e) {
                 return;
             }
-            write(event);
+            permission = question.ask();
+        }
+        while (!closed || !queue.isEmpty()) {
+            Event event;
+            try {
+                if (question.settled() || closed) {
+                    event = queue.take();
+                } else if (question.untilNext().isPositive()) {
+                    event = queue.poll(question.untilNext().toNanos(), TimeUnit.NANOSECONDS);
+                } else {
+                    question.ask();
+                    continue;
+                }
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (event != null) {
+                write(event);
+            }
         }
     }
 
     /**
-     * Asks whether Events may be written until the API server answers (back-off from 2 s to 30 s), before
-     * any write: a seed that did not answer at start must not turn a missing grant into 403s, and every
-     * process, the standby too, says once whether Events are off. Events recorded meanwhile wait.
+     * Whether Events may be written, asked until the API server gives a yes or a no: again and again (2 s,
+     * doubling to 30 s) while it does not answer or the review fails otherwise. Until the first answer of
+     * any kind, Events wait; after a failed review they are tried meanwhile, their failures counted. Every
+     * process, the standby too, says once whether Events are off. The writer thread's own.
      */
-    private void askPermission() {
-        Duration backOff = Duration.ofSeconds(2);
-        EventPermission permission = EventPermission.ask(client, CALL_TIMEOUT);
-        while (permission == EventPermission.UNANSWERED && !closed) {
-            try {
-                Thread.sleep(backOff);
-            } catch (InterruptedException e) {
-                return;
-            }
+    private final class PermissionQuestion {
+        private Duration backOff = PERMISSION_BACK_OFF_MIN;
+        private long nextAskNanos;
+        private boolean settled;
+
+        EventPermission ask() {
+            EventPermission permission = EventPermission.ask(client, CALL_TIMEOUT);
+            nextAskNanos = System.nanoTime() + backOff.toNanos();
             Duration doubled = backOff.multipliedBy(2);
             backOff = doubled.compareTo(PERMISSION_BACK_OFF_MAX) > 0 ? PERMISSION_BACK_OFF_MAX : doubled;
-            permission = EventPermission.ask(client, CALL_TIMEOUT);
+            settled = permission == EventPermission.ALLOWED || permission == EventPermission.DENIED;
+            if (permission == EventPermission.DENIED) {
+                off = true;
+                LOG.info("Kubernetes Events are off: this identity may not create events.k8s.io Events in all"
+                        + " namespaces (dwd writes them about shoot Deployments and pods; Gardener's roles grant Events in"
+                        + " garden only). To turn them on, bind a ClusterRole with the rule {} to it; Events not sent are"
+                        + " counted in dwd_events_total{result=\"off\"}", EventPermission.RULE);
+            }
+            return permission;
         }
-        if (permission == EventPermission.DENIED) {
-            off = true;
-            LOG.info("Kubernetes Events are off: this identity may not create events.k8s.io Events in all namespaces"
-                    + " (dwd writes them about shoot Deployments and pods; Gardener's roles grant Events in garden only)."
-                    + " To turn them on, bind a ClusterRole with the rule {} to it; Events not sent are counted in"
-                    + " dwd_events_total{result=\"off\"}", EventPermission.RULE);
+
+        /** Whether the answer is final: yes or no. */
+        boolean settled() {
+            return settled;
+        }
+
+        /** Until the question may be asked again; zero or less: now. */
+        Duration untilNext() {
+            return Duration.ofNanos(nextAskNanos - System.nanoTime());
         }
     }
 
@@ -173,7 +201,7 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
             written.incrementAndGet();
         } catch (ApiFailure failure) {
             failed.incrementAndGet();
-            if (outages != null && OutageLog.isOutage(failure)) {
+            if (OutageLog.isOutage(failure)) {
                 outages.unreachable(failure);
             } else if (failureKindsLogged.add(failure.kind())) {
                 LOG.warn("{} (Events are best effort; the action itself is unaffected; further {} failures are logged"
