@@ -66,8 +66,8 @@ class RulesCatchViolationsTest {
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("Clock$1.now()> calls method <java.time.Instant.now()>")
                 .hasMessageContaining("Clock$1.nanoTime()> calls method <java.lang.System.nanoTime()>")
-                .hasMessageContaining("SystemScheduler.now()> calls method <java.time.Instant.now()>")
-                .hasMessageContaining("SystemScheduler.nanoTime()> calls method <java.lang.System.nanoTime()>");
+                .hasMessageNotContaining("SystemScheduler.now()")
+                .hasMessageNotContaining("SystemScheduler.nanoTime()");
         assertThat(ArchitectureRules.CLOCK_IMPLEMENTATIONS)
                 .containsExactlyInAnyOrder(Clock.class.getName(), SystemScheduler.class.getName());
     }

@@ -1,6 +1,7 @@
 package dwd.application.runtime;
 
 import dwd.application.port.out.Cancellable;
+import dwd.application.port.out.Clock;
 import dwd.application.port.out.Scheduler;
 import dwd.domain.time.SaturatingTime;
 import java.time.Duration;
@@ -19,6 +20,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class SystemScheduler implements Scheduler, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(SystemScheduler.class.getName());
+    /** The machine's clocks are read in one place. */
+    private static final Clock MACHINE = Clock.system();
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("dwd-timer").daemon().factory());
@@ -45,12 +48,12 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
 
     @Override
     public Instant now() {
-        return Instant.now();
+        return MACHINE.now();
     }
 
     @Override
     public long nanoTime() {
-        return System.nanoTime();
+        return MACHINE.nanoTime();
     }
 
     @Override

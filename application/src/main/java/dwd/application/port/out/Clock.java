@@ -26,7 +26,7 @@ public interface Clock {
         return SaturatingTime.nanos(Duration.between(Instant.EPOCH, now()));
     }
 
-    /** The machine's clocks. */
+    /** The machine's clocks: the one place, with {@code SystemScheduler}'s timer, where the core reads them. */
     static Clock system() {
         return new Clock() {
             @Override
