@@ -115,7 +115,7 @@ public final class WeederCommand implements Callable<Integer> {
         WeederRuntime runtime = WeederComponent.create(config, operability.seed(), observer, operability.leadership(),
                 shadow).runtime();
 
-        operability.health().addLiveness(weeders).addLiveness(runtime.sliceWatchLiveness(clock));
+        operability.health().addLiveness(weeders).addLiveness(runtime.sliceWatchLiveness());
         return operability.run(runtime,
                 () -> runtime.isStartedAndSynced()
                         ? HealthCheck.Result.ok("caches", "EndpointSlice cache synced")

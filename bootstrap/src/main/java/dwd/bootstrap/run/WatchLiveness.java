@@ -3,9 +3,8 @@ package dwd.bootstrap.run;
 import dwd.domain.config.GoDuration;
 import dwd.application.health.HealthCheck;
 import dwd.application.health.HealthCheck.Result;
-import dwd.application.port.out.Clock;
 import java.time.Duration;
-import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -18,21 +17,26 @@ final class WatchLiveness {
 
     /**
      * Fails when the watch, once started, started no list or watch for longer than {@code allowed};
-     * before its first request its start counts as one.
+     * before its first request its start counts as one. Both ages are on the monotonic clock, so a step
+     * of the wall clock fails nothing.
+     *
+     * @param sinceStarted         since the watch was started; empty before (a standby)
+     * @param sinceLastListOrWatch since its last list or watch request started; empty before the first
      */
-    static HealthCheck of(String name, Clock clock, Supplier<Instant> startedAt,
-            Supplier<Optional<Instant>> lastListOrWatch, Duration allowed) {
+    static HealthCheck of(String name, Supplier<Optional<Duration>> sinceStarted,
+            Supplier<Optional<Duration>> sinceLastListOrWatch, Duration allowed) {
         return () -> {
-            Instant started = startedAt.get();
-            if (started == null) {
+            Optional<Duration> started = sinceStarted.get();
+            if (started.isEmpty()) {
                 return Result.ok(name, "not started (standby)");
             }
-            Instant last = lastListOrWatch.get().orElse(started);
-            if (clock.now().isAfter(last.plus(allowed))) {
-                return Result.failing(name, "no list or watch started since " + last + " (a healthy watch starts one"
+            Duration quiet = sinceLastListOrWatch.get().orElse(started.get());
+            String quietFor = GoDuration.format(quiet.truncatedTo(ChronoUnit.SECONDS));
+            if (quiet.compareTo(allowed) > 0) {
+                return Result.failing(name, "no list or watch started for " + quietFor + " (a healthy watch starts one"
                         + " at least every " + GoDuration.format(allowed) + ")");
             }
-            return Result.ok(name, "last list or watch started at " + last);
+            return Result.ok(name, "last list or watch started " + quietFor + " ago");
         };
     }
 

@@ -3,14 +3,13 @@ package dwd.bootstrap.run;
 import dwd.adapters.k8s.weeder.EndpointSliceWatch;
 import dwd.adapters.k8s.weeder.KubernetesPodWatches;
 import dwd.application.health.HealthCheck;
-import dwd.application.port.out.Clock;
 import dwd.application.runtime.SystemScheduler;
 import dwd.application.weeder.WeederRehearsal;
 import dwd.application.weeder.WeederSupervisor;
 import dwd.domain.config.WeederConfig;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.Optional;
 
 /**
  * The running weeder: the EndpointSlice watch feeds the supervisor, which runs weeders with
@@ -28,7 +27,8 @@ public final class WeederRuntime implements RoleRuntime {
     private final KubernetesPodWatches podWatches;
     private final WeederSupervisor supervisor;
     private final EndpointSliceWatch slices;
-    private volatile Instant startedAt;
+    /** When {@link #start()} began, on the monotonic clock; null before. */
+    private volatile Long startedAtNanos;
 
     @Inject
     WeederRuntime(WeederConfig config, SystemScheduler scheduler, KubernetesPodWatches podWatches,
@@ -46,7 +46,7 @@ public final class WeederRuntime implements RoleRuntime {
      */
     @Override
     public void start() {
-        startedAt = scheduler.now();
+        startedAtNanos = scheduler.nanoTime();
         long rehearsal = System.nanoTime();
         WeederRehearsal.run(config);
         LOG.log(System.Logger.Level.DEBUG, () -> "weeder reaction rehearsed in "
@@ -58,7 +58,7 @@ public final class WeederRuntime implements RoleRuntime {
 
     @Override
     public boolean isStartedAndSynced() {
-        return startedAt != null && slices.hasSynced();
+        return startedAtNanos != null && slices.hasSynced();
     }
 
     public WeederSupervisor supervisor() {
@@ -72,9 +72,10 @@ public final class WeederRuntime implements RoleRuntime {
      * second while it fails; none for longer (plus slack) means it hangs, e.g. on a dead connection.
      * Passes before the start (a standby runs no watch).
      */
-    public HealthCheck sliceWatchLiveness(Clock clock) {
-        return WatchLiveness.of("endpointslice-informer", clock, () -> startedAt, slices::lastListOrWatch,
-                EndpointSliceWatch.LONGEST_WATCH.plus(WATCH_SLACK));
+    public HealthCheck sliceWatchLiveness() {
+        return WatchLiveness.of("endpointslice-informer",
+                () -> Optional.ofNullable(startedAtNanos).map(started -> Duration.ofNanos(scheduler.nanoTime() - started)),
+                slices::sinceLastListOrWatch, EndpointSliceWatch.LONGEST_WATCH.plus(WATCH_SLACK));
     }
 
     @Override

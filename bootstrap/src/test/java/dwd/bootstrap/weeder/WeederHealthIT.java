@@ -69,7 +69,7 @@ class WeederHealthIT {
                 .until(() -> weeder.readyz() == 200 && weeder.log().contains("weeder running"));
         assertThat(weeder.healthBody("/readyz")).contains("[+]leader-election: leading; caches synced");
         assertThat(weeder.healthz()).isEqualTo(200);
-        assertThat(weeder.healthBody("/healthz")).contains("[+]endpointslice-informer: last list or watch started at");
+        assertThat(weeder.healthBody("/healthz")).contains("[+]endpointslice-informer: last list or watch started ");
         assertThat(weeder.log()).as("--log-format=text").contains("INFO  WeederRuntime - weeder running");
         assertThat(PrometheusText.parse(weeder.metrics()).sum("dwd_leader_status",
                 Map.of("lock", "dwd-weeder-leader-election"))).isEqualTo(1);

@@ -7,7 +7,6 @@ import dwd.adapters.k8s.watch.WatchCalls.Silent;
 import dwd.application.port.out.ApiFailure;
 import io.kubernetes.client.openapi.ApiException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -195,9 +194,9 @@ public final class ListWatch<T> implements AutoCloseable {
         return hasSynced();
     }
 
-    /** When the last list or watch request started; empty before the first. */
-    public Optional<Instant> lastListOrWatch() {
-        return calls.lastRequest();
+    /** Since the last list or watch request started, on the monotonic clock; empty before the first. */
+    public Optional<Duration> sinceLastListOrWatch() {
+        return calls.sinceLastRequest();
     }
 
     /** The cached object {@code namespace/name} ({@code ""} as namespace for cluster-scoped objects). */

@@ -14,7 +14,6 @@ import io.kubernetes.client.openapi.ApiException;
 import java.io.IOException;
 import java.io.Reader;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
@@ -83,7 +82,8 @@ final class WatchCalls {
     private final BooleanSupplier closed;
     private final Heartbeat heartbeat;
     private final AtomicReference<Call> inFlight = new AtomicReference<>();
-    private volatile Instant lastRequest;
+    /** When the last request started, on the monotonic clock; null before the first. */
+    private volatile Long lastRequestNanos;
     /** The request in flight was cut for its silence. */
     private volatile boolean silenced;
 
@@ -94,9 +94,10 @@ final class WatchCalls {
         this.heartbeat = heartbeat;
     }
 
-    /** When the last list or watch request started; empty before the first. */
-    Optional<Instant> lastRequest() {
-        return Optional.ofNullable(lastRequest);
+    /** Since the last list or watch request started; empty before the first. */
+    Optional<Duration> sinceLastRequest() {
+        Long started = lastRequestNanos;
+        return started == null ? Optional.empty() : Optional.of(Duration.ofNanos(System.nanoTime() - started));
     }
 
     /** Cancels the request in flight, so that a blocked read ends at once. */
@@ -225,7 +226,7 @@ final class WatchCalls {
         if (closed.getAsBoolean()) {
             call.cancel();
         }
-        lastRequest = Instant.now();
+        lastRequestNanos = System.nanoTime();
         Response response;
         try {
             response = call.execute();

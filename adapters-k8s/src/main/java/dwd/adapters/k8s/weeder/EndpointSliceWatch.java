@@ -9,7 +9,6 @@ import dwd.domain.weeding.EndpointSliceState;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.DiscoveryV1Api;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -76,12 +75,12 @@ public final class EndpointSliceWatch implements AutoCloseable {
     }
 
     /**
-     * When the watch last started a list or a watch request; empty before the first. A watch
-     * blocked on a dead connection (the client's read timeout is 0) shows as no request for longer
-     * than {@link #LONGEST_WATCH}.
+     * Since the watch last started a list or a watch request, on the monotonic clock; empty before the
+     * first. A watch blocked on a dead connection (the client's read timeout is 0) shows as no request
+     * for longer than {@link #LONGEST_WATCH}.
      */
-    public Optional<Instant> lastListOrWatch() {
-        return watch.lastListOrWatch();
+    public Optional<Duration> sinceLastListOrWatch() {
+        return watch.sinceLastListOrWatch();
     }
 
     /** Stops the watch and its thread. */

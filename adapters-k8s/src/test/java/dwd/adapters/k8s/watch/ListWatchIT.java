@@ -115,7 +115,7 @@ class ListWatchIT {
         assertThat(watch.get(namespace, "after")).contains("after=3");
         assertThat(watch.get(namespace, "before")).isEmpty();
         assertThat(watch.inNamespace(namespace)).containsExactly("after=3");
-        assertThat(watch.lastListOrWatch()).isPresent();
+        assertThat(watch.sinceLastListOrWatch()).hasValueSatisfying(age -> assertThat(age).isLessThan(DEADLINE));
 
         watch.close();
         core.createNamespacedConfigMap(namespace, configMap("closed", "4")).execute();
