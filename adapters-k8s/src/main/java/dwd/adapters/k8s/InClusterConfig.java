@@ -5,9 +5,9 @@ import io.kubernetes.client.util.ClientBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * The API server of the cluster a pod runs in, as client-go's in-cluster configuration finds it:
@@ -36,9 +36,10 @@ public final class InClusterConfig {
      * The in-cluster configuration, if the environment names the API server and {@code directory}
      * holds a token; empty outside a pod.
      *
+     * @param nanoTime the monotonic clock that times the token's re-reads ({@link System#nanoTime()})
      * @throws IllegalArgumentException when the token or the CA is there but cannot be used
      */
-    public static Optional<InClusterConfig> find(Map<String, String> environment, Path directory, Clock clock) {
+    public static Optional<InClusterConfig> find(Map<String, String> environment, Path directory, LongSupplier nanoTime) {
         String host = environment.getOrDefault("KUBERNETES_SERVICE_HOST", "");
         String port = environment.getOrDefault("KUBERNETES_SERVICE_PORT", "");
         Path tokenFile = directory.resolve("token");
@@ -54,7 +55,7 @@ public final class InClusterConfig {
         }
         String hostPart = host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host; // an IPv6 address
         return Optional.of(new InClusterConfig("https://" + hostPart + ":" + port, ca,
-                ServiceAccountToken.read(tokenFile, clock)));
+                ServiceAccountToken.read(tokenFile, nanoTime)));
     }
 
     /** The API server's URL. */

@@ -4,9 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import okhttp3.Interceptor;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -24,7 +25,8 @@ import org.apache.logging.log4j.Logger;
  * token, so that the request the rotation caught succeeds too (401 means the server did nothing);
  * and every 401 reads the file (client-go skips that when another request read it meanwhile, which
  * can hand the caller a 401 the file's token would have avoided). A file that cannot be read keeps
- * the token in hand, with one warning per failure streak.
+ * the token in hand, with one warning per failure streak. Re-reads are timed on the monotonic clock:
+ * a step of the wall clock neither delays one nor makes every request read the file.
  */
 public final class ServiceAccountToken implements Interceptor {
 
@@ -33,59 +35,76 @@ public final class ServiceAccountToken implements Interceptor {
 
     private static final Logger LOG = LogManager.getLogger();
 
-    private final Path file;
-    private final Clock clock;
-    private String token;
-    private Instant readAt;
-    private boolean warned;
+    /** A token and when its read began, on the monotonic clock. */
+    private record Read(String token, long startedAtNanos) { }
 
-    private ServiceAccountToken(Path file, Clock clock, String token) {
+    private final Path file;
+    private final LongSupplier nanoTime;
+    private final AtomicReference<Read> inHand;
+    /** A request is reading the file because the token in hand is old: the others go on with that token meanwhile. */
+    private final AtomicBoolean refreshing = new AtomicBoolean();
+    private final AtomicBoolean warned = new AtomicBoolean();
+
+    private ServiceAccountToken(Path file, LongSupplier nanoTime, Read first) {
         this.file = file;
-        this.clock = clock;
-        this.token = token;
-        this.readAt = clock.instant();
+        this.nanoTime = nanoTime;
+        this.inHand = new AtomicReference<>(first);
     }
 
     /**
      * Reads the token now, so that a missing or empty file is reported at start-up.
      *
+     * @param nanoTime the monotonic clock that times re-reads ({@link System#nanoTime()})
      * @throws IllegalArgumentException naming the file and what is wrong with it
      */
-    public static ServiceAccountToken read(Path file, Clock clock) {
+    public static ServiceAccountToken read(Path file, LongSupplier nanoTime) {
+        long started = nanoTime.getAsLong();
         try {
-            return new ServiceAccountToken(file, clock, readFile(file));
+            return new ServiceAccountToken(file, nanoTime, new Read(readFile(file), started));
         } catch (IOException e) {
             throw new IllegalArgumentException("service-account token " + file + " cannot be read: " + e.getMessage(), e);
         }
     }
 
-    /** The token to send now, read from the file again when the one in hand is old or was refused. */
-    synchronized String current() {
-        if (readAt != null && Duration.between(readAt, clock.instant()).compareTo(REREAD_AFTER) < 0) {
-            return token;
+    /**
+     * The token to send now, read from the file again when the one in hand is old. The file is read
+     * outside any lock the process's requests share: while one request reads it (a slow or stuck
+     * volume), the others go on with the token in hand, which stays valid long after it is old.
+     */
+    String current() {
+        Read held = inHand.get();
+        if (nanoTime.getAsLong() - held.startedAtNanos() < REREAD_AFTER.toNanos() || !refreshing.compareAndSet(false, true)) {
+            return held.token();
         }
         try {
-            String fresh = readFile(file);
-            if (warned) {
-                LOG.info("service-account token {} can be read again", file);
-                warned = false;
-            }
-            token = fresh;
-            readAt = clock.instant();
-        } catch (IOException e) {
-            if (!warned) {
-                LOG.warn("service-account token {} cannot be read ({}); requests keep the token read before, which "
-                        + "the API server refuses once it expires", file, e.getMessage());
-                warned = true;
-            }
+            return readNow();
+        } finally {
+            refreshing.set(false);
         }
-        return token;
     }
 
-    /** The file's token now: after a 401, whatever the age of the token in hand. */
-    private synchronized String reread() {
-        readAt = null;
-        return current();
+    /**
+     * The file's token now, whatever the age of the one in hand (after a 401); the token in hand when
+     * the file cannot be read, with one warning per failure streak.
+     */
+    private String readNow() {
+        long started = nanoTime.getAsLong();
+        try {
+            String fresh = readFile(file);
+            // Of two reads that overlap, the one begun later wins: it cannot hold an older token.
+            inHand.accumulateAndGet(new Read(fresh, started),
+                    (held, read) -> read.startedAtNanos() - held.startedAtNanos() >= 0 ? read : held);
+            if (warned.compareAndSet(true, false)) {
+                LOG.info("service-account token {} can be read again", file);
+            }
+            return fresh;
+        } catch (IOException e) {
+            if (warned.compareAndSet(false, true)) {
+                LOG.warn("service-account token {} cannot be read ({}); requests keep the token read before, which "
+                        + "the API server refuses once it expires", file, e.getMessage());
+            }
+            return inHand.get().token();
+        }
     }
 
     @Override
@@ -96,7 +115,7 @@ public final class ServiceAccountToken implements Interceptor {
         if (response.code() != 401) {
             return response;
         }
-        String fresh = reread();
+        String fresh = readNow();
         if (fresh.equals(sent)) {
             return response;
         }

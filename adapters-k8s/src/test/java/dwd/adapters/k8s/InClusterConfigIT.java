@@ -13,12 +13,11 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import okhttp3.MediaType;
 import okhttp3.Request;
 import okhttp3.RequestBody;
@@ -40,7 +39,7 @@ class InClusterConfigIT {
             @TempDir Path dir) throws Exception {
         String namespace = controlPlane.createNamespace("in-cluster");
         var volume = ProjectedToken.create(controlPlane, namespace, "dwd", dir.resolve("serviceaccount"));
-        var clock = new SettableClock();
+        var clock = new SettableNanos();
         Map<String, String> environment = Map.of("KUBERNETES_SERVICE_HOST", "127.0.0.1",
                 "KUBERNETES_SERVICE_PORT", String.valueOf(URI.create(controlPlane.server()).getPort()));
         InClusterConfig config = InClusterConfig.find(environment, volume.directory(), clock).orElseThrow();
@@ -76,10 +75,10 @@ class InClusterConfigIT {
         Files.writeString(directory.resolve("token"), "  \n");
         Map<String, String> environment = Map.of("KUBERNETES_SERVICE_HOST", "127.0.0.1", "KUBERNETES_SERVICE_PORT", "6443");
 
-        assertThatThrownBy(() -> InClusterConfig.find(environment, directory, Clock.systemUTC()))
+        assertThatThrownBy(() -> InClusterConfig.find(environment, directory, System::nanoTime))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("service-account token " + directory.resolve("token") + " cannot be read: the file is empty");
-        assertThat(InClusterConfig.find(Map.of("KUBERNETES_SERVICE_HOST", "127.0.0.1"), directory, Clock.systemUTC()))
+        assertThat(InClusterConfig.find(Map.of("KUBERNETES_SERVICE_HOST", "127.0.0.1"), directory, System::nanoTime))
                 .as("outside a pod (no port), as client-go").isEmpty();
     }
 
@@ -122,26 +121,17 @@ class InClusterConfigIT {
         }
     }
 
-    private static final class SettableClock extends Clock {
-        private volatile Instant now = Instant.parse("2026-11-27T12:00:00Z");
+    /** A monotonic clock the test moves. */
+    private static final class SettableNanos implements LongSupplier {
+        private final AtomicLong nanos = new AtomicLong(123_456_789L);
 
         void advance(Duration duration) {
-            now = now.plus(duration);
+            nanos.addAndGet(duration.toNanos());
         }
 
         @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
+        public long getAsLong() {
+            return nanos.get();
         }
     }
 }

@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -123,7 +122,7 @@ public final class SeedConnection implements Supplier<ApiClient> {
             }
             throw new IllegalArgumentException("$KUBECONFIG=" + fromEnvironment + " names no readable file");
         }
-        var inCluster = InClusterConfig.find(environment, InClusterConfig.SERVICE_ACCOUNT, Clock.systemUTC());
+        var inCluster = InClusterConfig.find(environment, InClusterConfig.SERVICE_ACCOUNT, System::nanoTime);
         if (inCluster.isPresent()) {
             InClusterConfig config = inCluster.get();
             return new SeedConnection("in-cluster service account", config.server(), config::newClient);
