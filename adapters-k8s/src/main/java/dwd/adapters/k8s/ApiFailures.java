@@ -109,28 +109,35 @@ public final class ApiFailures {
             return fromTransportCause(action, e.getCause());
         }
         String detail = action + ": " + code + statusSummary(e.getResponseBody());
+        Kind kind = kindOf(code);
         if (code >= 300 && code < 400) {
             // A redirect is never followed: the credentials must go to the API server the kubeconfig names, and
             // its answer must come from there.
-            return new ApiFailure(Kind.BAD_INPUT, detail + " (a redirect, which dwd does not follow: the kubeconfig's"
+            return new ApiFailure(kind, detail + " (a redirect, which dwd does not follow: the kubeconfig's"
                     + " server must be the API server itself)");
         }
+        if (kind == Kind.THROTTLED) {
+            Optional<Duration> retryAfter = retryAfter(e.getResponseHeaders(), e.getResponseBody());
+            return new ApiFailure(kind, detail + retryAfter.map(wait -> " (retry after " + wait.toSeconds() + "s)")
+                    .orElse(""), retryAfter, null);
+        }
+        return new ApiFailure(kind, detail);
+    }
+
+    /** The kind of failure an answer that is no success says, by its status {@code code}. */
+    public static Kind kindOf(int code) {
+        if (code >= 300 && code < 400) {
+            return Kind.BAD_INPUT;
+        }
         return switch (code) {
-            case 400, 422 -> new ApiFailure(Kind.INVALID, detail);
-            case 401 -> new ApiFailure(Kind.UNAUTHORIZED, detail);
-            case 403 -> new ApiFailure(Kind.FORBIDDEN, detail);
-            case 404 -> new ApiFailure(Kind.NOT_FOUND, detail);
-            case 408 -> new ApiFailure(Kind.TIMEOUT, detail);
-            case 409 -> new ApiFailure(Kind.CONFLICT, detail);
-            case 429 -> {
-                Optional<Duration> retryAfter = retryAfter(e.getResponseHeaders(), e.getResponseBody());
-                yield new ApiFailure(Kind.THROTTLED,
-                        detail + retryAfter.map(wait -> " (retry after " + wait.toSeconds() + "s)").orElse(""),
-                        retryAfter, null);
-            }
-            default -> code >= 400 && code < 500
-                    ? new ApiFailure(Kind.INVALID, detail)
-                    : new ApiFailure(Kind.UNAVAILABLE, detail); // 5xx, and anything a server should not say
+            case 400, 422 -> Kind.INVALID;
+            case 401 -> Kind.UNAUTHORIZED;
+            case 403 -> Kind.FORBIDDEN;
+            case 404 -> Kind.NOT_FOUND;
+            case 408 -> Kind.TIMEOUT;
+            case 409 -> Kind.CONFLICT;
+            case 429 -> Kind.THROTTLED;
+            default -> code >= 400 && code < 500 ? Kind.INVALID : Kind.UNAVAILABLE; // 5xx, and what a server should not say
         };
     }
 

@@ -7,7 +7,7 @@ import dwd.adapters.k8s.leader.KubernetesLeaseStore;
 import dwd.adapters.k8s.leader.LeaderElectionTimings;
 import dwd.adapters.k8s.leader.LeaderElector;
 import dwd.adapters.k8s.leader.LeaderOnlyWrites;
-import dwd.adapters.k8s.watch.CacheAges;
+import dwd.adapters.k8s.watch.RunningWatches;
 import dwd.adapters.metrics.ApiRequestMetrics;
 import dwd.adapters.metrics.CacheMetrics;
 import dwd.adapters.metrics.ClientThrottleMetrics;
@@ -128,7 +128,7 @@ public final class RoleOperability {
                 .decorated(LeaderOnlyWrites.of(leadership, settings.leaseNamespace() + "/" + settings.lockName()));
         ClientThrottleMetrics.register(registry, "seed", settings.seedThrottle(), ClientSideThrottle::waitedRequests,
                 throttle -> throttle.waited().toNanos() / 1e9);
-        CacheAges caches = plainSeed.outages().caches();
+        RunningWatches caches = plainSeed.watchReports().running();
         caches.onEachResource(resource -> CacheMetrics.age(registry, resource,
                 () -> caches.oldest(resource).map(age -> age.toNanos() / 1e9).orElse(Double.NaN)));
         health.addLiveness(WatchLiveness.dead("seed-watches", caches::dead));

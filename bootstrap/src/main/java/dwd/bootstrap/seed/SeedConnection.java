@@ -6,6 +6,7 @@ import dwd.adapters.k8s.input.TextInput;
 import dwd.adapters.k8s.input.UnusableInput;
 import dwd.adapters.k8s.input.YamlParsers;
 import dwd.adapters.k8s.watch.OutageLog;
+import dwd.adapters.k8s.watch.WatchReports;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
@@ -27,7 +28,8 @@ import java.util.function.UnaryOperator;
  * <p>A connection may be {@linkplain #throttledBy throttled}: its clients then share the client-side
  * rate limit, while {@link #exemptFromThrottling()} gives the same connection without it (the
  * prober's scaling must never queue behind reads). All clients of a connection report an
- * unreachable server to one {@link #outages() OutageLog}.
+ * unreachable server to one {@link #outages() OutageLog}, and all its watches that they run to one
+ * registry ({@link #watchReports()}).
  *
  * <p>Every client pings its HTTP/2 connection every {@link #PING_INTERVAL}: a connection that went
  * silent without closing (a NAT or load balancer that lost its state) fails when a ping goes
@@ -42,16 +44,16 @@ public final class SeedConnection implements Supplier<ApiClient> {
     private final String source;
     private final Supplier<ApiClient> factory;
     private final Supplier<ApiClient> unthrottled;
-    private final OutageLog outages;
+    private final WatchReports reports;
 
     private SeedConnection(String source, String server, Supplier<ApiClient> factory) {
-        this(source, new OutageLog("seed API server " + server), factory);
+        this(source, new WatchReports(new OutageLog("seed API server " + server)), factory);
     }
 
-    /** Every client notes in {@code outages} whether its calls are answered, and pings its connection. */
-    private SeedConnection(String source, OutageLog outages, Supplier<ApiClient> factory) {
-        this(source, () -> outages.detecting().apply(pinging(factory.get())),
-                () -> outages.detecting().apply(pinging(factory.get())), outages);
+    /** Every client notes in the reports' OutageLog whether its calls are answered, and pings its connection. */
+    private SeedConnection(String source, WatchReports reports, Supplier<ApiClient> factory) {
+        this(source, () -> reports.outages().detecting().apply(pinging(factory.get())),
+                () -> reports.outages().detecting().apply(pinging(factory.get())), reports);
     }
 
     private static ApiClient pinging(ApiClient client) {
@@ -60,11 +62,11 @@ public final class SeedConnection implements Supplier<ApiClient> {
     }
 
     private SeedConnection(String source, Supplier<ApiClient> factory, Supplier<ApiClient> unthrottled,
-            OutageLog outages) {
+            WatchReports reports) {
         this.source = source;
         this.factory = factory;
         this.unthrottled = unthrottled;
-        this.outages = outages;
+        this.reports = reports;
     }
 
     /** Where the configuration came from, for the start-up log. */
@@ -79,23 +81,28 @@ public final class SeedConnection implements Supplier<ApiClient> {
     /** The same seed, with {@code decoration} applied to every client made (metering, user agent). */
     public SeedConnection decorated(UnaryOperator<ApiClient> decoration) {
         return new SeedConnection(source, () -> decoration.apply(factory.get()),
-                () -> decoration.apply(unthrottled.get()), outages);
+                () -> decoration.apply(unthrottled.get()), reports);
     }
 
     /** The same seed, whose clients all take their requests' tokens from {@code throttle}. */
     public SeedConnection throttledBy(ClientSideThrottle throttle) {
         UnaryOperator<ApiClient> applied = throttle.applied();
-        return new SeedConnection(source, () -> applied.apply(factory.get()), unthrottled, outages);
+        return new SeedConnection(source, () -> applied.apply(factory.get()), unthrottled, reports);
     }
 
     /** The same seed without the client-side rate limit (other decorations kept). */
     public SeedConnection exemptFromThrottling() {
-        return new SeedConnection(source, unthrottled, unthrottled, outages);
+        return new SeedConnection(source, unthrottled, unthrottled, reports);
     }
 
     /** Where every watch and background call to this seed reports an unreachable server: one per process. */
     public OutageLog outages() {
-        return outages;
+        return reports.outages();
+    }
+
+    /** Where every watch of this seed reports an unreachable server and that it runs: one per process. */
+    public WatchReports watchReports() {
+        return reports;
     }
 
     @Override

@@ -34,13 +34,13 @@ public interface ProberModule {
     @Provides
     @Singleton
     static KubernetesShootClients shootClients(SeedConnection seed, ApiTraffic traffic) {
-        return new KubernetesShootClients(seed, RequestMetering.as("shoot", traffic), seed.outages());
+        return new KubernetesShootClients(seed, RequestMetering.as("shoot", traffic), seed.watchReports());
     }
 
     @Provides
     @Singleton
     static KubernetesMachines machines(SeedConnection seed) {
-        return new KubernetesMachines(seed, seed.outages());
+        return new KubernetesMachines(seed, seed.watchReports());
     }
 
     @Provides
@@ -50,8 +50,8 @@ public interface ProberModule {
         // must never queue behind watches and reads. Server-side shadow mode: the same reads, and every
         // write with dryRun=All.
         SeedConnection scaling = seed.exemptFromThrottling();
-        return shadow.dryRun() == DryRunMode.SERVER ? KubernetesScalableResources.serverDryRun(scaling, seed.outages())
-                : new KubernetesScalableResources(scaling, seed.outages());
+        return shadow.dryRun() == DryRunMode.SERVER ? KubernetesScalableResources.serverDryRun(scaling, seed.watchReports())
+                : new KubernetesScalableResources(scaling, seed.watchReports());
     }
 
     @Provides
@@ -69,6 +69,6 @@ public interface ProberModule {
     @Provides
     @Singleton
     static ClusterWatch clusterWatch(SeedConnection seed, ProbeSupervisor supervisor) {
-        return new ClusterWatch(seed, supervisor, seed.outages());
+        return new ClusterWatch(seed, supervisor, seed.watchReports());
     }
 }

@@ -54,7 +54,7 @@ public interface WeederModule {
     @Provides
     @Singleton
     static KubernetesPodWatches podWatches(@Named(WATCHES) ApiClient watchClient, SeedConnection seed) {
-        return new KubernetesPodWatches(watchClient, seed.outages());
+        return new KubernetesPodWatches(watchClient, seed.watchReports());
     }
 
     @Provides
@@ -87,6 +87,6 @@ public interface WeederModule {
     static EndpointSliceWatch sliceWatch(@Named(WATCHES) ApiClient watchClient, SeedConnection seed,
             WeederConfig config, WeederSupervisor supervisor) {
         return new EndpointSliceWatch(watchClient, config.servicesAndDependantSelectors().keySet(), supervisor,
-                seed.outages());
+                seed.watchReports());
     }
 }

@@ -5,8 +5,8 @@ import com.google.gson.JsonObject;
 import dwd.adapters.k8s.JsonFields;
 import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.watch.ListWatch;
-import dwd.adapters.k8s.watch.OutageLog;
 import dwd.adapters.k8s.watch.WatchOptions;
+import dwd.adapters.k8s.watch.WatchReports;
 import dwd.application.port.in.ClusterEvents;
 import dwd.domain.cluster.ClusterShoot;
 import dwd.domain.cluster.ProbeEligibility;
@@ -36,13 +36,9 @@ public final class ClusterWatch implements AutoCloseable {
     /**
      * @param newSeedClient makes a new client for the seed; this watch owns the one it takes
      * @param events        told about every Cluster, on the watch's thread
+     * @param reports       where the watch reports an unreachable seed and that it runs (the process's)
      */
-    public ClusterWatch(Supplier<ApiClient> newSeedClient, ClusterEvents events) {
-        this(newSeedClient, events, null);
-    }
-
-    /** @param outages where an unreachable seed is reported (shared by the process's watches); null: a log of its own */
-    public ClusterWatch(Supplier<ApiClient> newSeedClient, ClusterEvents events, OutageLog outages) {
+    public ClusterWatch(Supplier<ApiClient> newSeedClient, ClusterEvents events, WatchReports reports) {
         Objects.requireNonNull(events, "events");
         this.client = OwnedClients.forWatches(newSeedClient);
         var custom = new CustomObjectsApi(client);
@@ -55,7 +51,7 @@ public final class ClusterWatch implements AutoCloseable {
                         .timeoutSeconds(timeoutSeconds)
                         .buildCall(null),
                 ClusterWatch::keepOnlyTheShoot, new Handler(events),
-                outages != null ? outages : OutageLog.of(client), WatchOptions.defaults().droppingConnectionsOf(client));
+                reports, WatchOptions.on(client));
     }
 
     /** Starts watching; every existing Cluster is then reported as changed. */

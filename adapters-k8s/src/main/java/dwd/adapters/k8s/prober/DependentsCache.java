@@ -4,8 +4,8 @@ import com.google.gson.JsonObject;
 import dwd.adapters.k8s.JsonFields;
 import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.watch.ListWatch;
-import dwd.adapters.k8s.watch.OutageLog;
 import dwd.adapters.k8s.watch.WatchOptions;
+import dwd.adapters.k8s.watch.WatchReports;
 import dwd.application.port.out.ScalableResource;
 import dwd.domain.config.GoDuration;
 import dwd.domain.config.ResourceRef;
@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -58,15 +59,15 @@ final class DependentsCache implements AutoCloseable {
     private static final int MAX_NOTED_WRITES = 10_000;
 
     private final Supplier<ApiClient> newSeedClient;
-    private final OutageLog outages;
+    private final WatchReports reports;
     private final Map<ResourceRef, Dependent> watches = new ConcurrentHashMap<>();
     private final Map<WrittenObject, OwnWrite> ownWrites = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    /** @param outages where an unreachable seed is reported; null: a log per watch */
-    DependentsCache(Supplier<ApiClient> newSeedClient, OutageLog outages) {
+    /** @param reports where the watches report an unreachable seed and that they run (the process's) */
+    DependentsCache(Supplier<ApiClient> newSeedClient, WatchReports reports) {
         this.newSeedClient = newSeedClient;
-        this.outages = outages;
+        this.reports = Objects.requireNonNull(reports, "reports");
     }
 
     /**
@@ -144,7 +145,7 @@ final class DependentsCache implements AutoCloseable {
                                 .watch(isWatch).allowWatchBookmarks(isWatch ? true : null)
                                 .timeoutSeconds(timeoutSeconds).buildCall(null),
                 object -> kept(ref, object), ListWatch.Handler.none(),
-                outages != null ? outages : OutageLog.of(client), WatchOptions.defaults().droppingConnectionsOf(client));
+                reports, WatchOptions.on(client));
         watch.start();
         return new Dependent(client, watch);
     }

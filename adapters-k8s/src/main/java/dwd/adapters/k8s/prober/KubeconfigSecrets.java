@@ -7,6 +7,7 @@ import dwd.adapters.k8s.prober.secret.KubeconfigSecret;
 import dwd.adapters.k8s.watch.ListWatch;
 import dwd.adapters.k8s.watch.OutageLog;
 import dwd.adapters.k8s.watch.WatchOptions;
+import dwd.adapters.k8s.watch.WatchReports;
 import dwd.application.port.out.ApiFailure;
 import dwd.domain.config.GoDuration;
 import io.kubernetes.client.openapi.ApiClient;
@@ -15,6 +16,7 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -29,12 +31,14 @@ import okhttp3.Call;
  * hiccups. So for each secret name (in practice one, the same in every shoot namespace) a watch
  * over all namespaces, restricted by the field selector {@code metadata.name=<name>}, keeps those
  * secrets in memory and sees token rotations as they happen. The cache answers when it holds the
- * secret; while its first list request is under way, a probe waits for it (within its call timeout);
- * otherwise (the list failed, a secret created a moment ago, a watch that has not proven itself alive
- * lately) a direct GET does, so a missing secret is always confirmed by the server and a missing
- * permission shows up as FORBIDDEN rather than as a cache that never fills. When that GET finds the
- * seed unreachable, the copy the cache still holds is used: credentials a few minutes old are still
- * good, and a probe of the shoot needs no seed.
+ * secret; while its first list request is under way, a probe waits for it (within its call timeout).
+ * While the watch has not proven itself alive lately, the cache's copy still answers if it was current
+ * within {@link RecentCopies#LIMIT}. Otherwise (the list failed, a secret created a moment ago, a
+ * cache older than that) a direct GET does, so a missing secret is always confirmed by the server and
+ * a missing permission shows up as FORBIDDEN rather than as a cache that never fills; while the cache
+ * is not trusted, a secret found by a GET is not read again within that limit. When that GET finds
+ * the seed unreachable, the copy the cache still holds is used: credentials a few minutes old are
+ * still good, and a probe of the shoot needs no seed.
  */
 final class KubeconfigSecrets implements AutoCloseable {
 
@@ -42,15 +46,16 @@ final class KubeconfigSecrets implements AutoCloseable {
 
     private final Supplier<ApiClient> newSeedClient;
     private final ApiClient reader;
-    private final OutageLog outages;
+    private final WatchReports reports;
     private final Map<String, SecretWatch> watches = new ConcurrentHashMap<>();
+    private final RecentCopies<KubeconfigSecret> reads = new RecentCopies<>();
     private volatile boolean closed;
 
-    /** @param outages where an unreachable seed is reported; null: a log of its own */
-    KubeconfigSecrets(Supplier<ApiClient> newSeedClient, OutageLog outages) {
+    /** @param reports where the watches report an unreachable seed and that they run (the process's) */
+    KubeconfigSecrets(Supplier<ApiClient> newSeedClient, WatchReports reports) {
         this.newSeedClient = newSeedClient;
         this.reader = newSeedClient.get();
-        this.outages = outages != null ? outages : OutageLog.of(reader);
+        this.reports = Objects.requireNonNull(reports, "reports");
     }
 
     /**
@@ -68,7 +73,9 @@ final class KubeconfigSecrets implements AutoCloseable {
                 throw new ApiFailure(ApiFailure.Kind.TIMEOUT, "reading " + secret + ": timed out (the first list of"
                         + " secrets named " + name + " did not come within " + GoDuration.format(timeout) + ")");
             }
-            return readOrLastKnown(namespace, name, left);
+            SecretWatch secrets = watches.get(name);
+            return secrets != null && secrets.watch().hasSynced() ? readOrLastKnown(namespace, name, left)
+                    : reads.get(namespace + "/" + name, () -> readOrLastKnown(namespace, name, left));
         });
         String encoded = found.base64Data(KUBECONFIG_KEY).orElseThrow(() -> new ApiFailure(
                 ApiFailure.Kind.BAD_INPUT, secret + " has no data key '" + KUBECONFIG_KEY + "'"));
@@ -80,14 +87,21 @@ final class KubeconfigSecrets implements AutoCloseable {
         }
     }
 
-    /** The secret as the cache holds it; starts the cache for {@code name} on first use. */
+    /**
+     * The secret as the cache holds it, while the cache is trusted or its copy recent
+     * ({@link RecentCopies#youngEnough}); starts the cache for {@code name} on first use.
+     */
     Optional<KubeconfigSecret> cached(String namespace, String name) {
         if (closed) {
             throw new ApiFailure(ApiFailure.Kind.UNAVAILABLE,
                     "reading secret " + namespace + "/" + name + ": the shoot clients are closed");
         }
-        SecretWatch secrets = watches.computeIfAbsent(name, this::startWatch);
-        return secrets.watch().hasSynced() ? secrets.watch().get(namespace, name) : Optional.empty();
+        ListWatch<KubeconfigSecret> cache = watches.computeIfAbsent(name, this::startWatch).watch();
+        if (cache.hasSynced()) {
+            reads.forget();
+            return cache.get(namespace, name);
+        }
+        return RecentCopies.youngEnough(cache) ? cache.get(namespace, name) : Optional.empty();
     }
 
     /**
@@ -143,8 +157,8 @@ final class KubeconfigSecrets implements AutoCloseable {
                         .allowWatchBookmarks(isWatch ? true : null)
                         .timeoutSeconds(timeoutSeconds)
                         .buildCall(null),
-                json -> gson.fromJson(json, KubeconfigSecret.class), ListWatch.Handler.none(), outages,
-                WatchOptions.defaults().droppingConnectionsOf(client));
+                json -> gson.fromJson(json, KubeconfigSecret.class), ListWatch.Handler.none(), reports,
+                WatchOptions.on(client));
         watch.start();
         return new SecretWatch(client, watch);
     }

@@ -8,6 +8,7 @@ import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.watch.ListWatch;
 import dwd.adapters.k8s.watch.OutageLog;
 import dwd.adapters.k8s.watch.WatchOptions;
+import dwd.adapters.k8s.watch.WatchReports;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Machines;
 import dwd.domain.lease.Machine;
@@ -21,8 +22,10 @@ import java.util.function.Supplier;
 /**
  * The machine-controller-manager {@code Machine}s ({@code machine.sapcloud.io/v1alpha1}) of every
  * shoot namespace of the seed, from one watch over all namespaces. While the watch has not proven
- * itself alive ({@link ListWatch#hasSynced()}: a silent connection, a loop that failed), a probe reads
- * its namespace's Machines from the API server instead.
+ * itself alive ({@link ListWatch#hasSynced()}: a silent connection, a loop that failed), a probe takes
+ * the cache's copy if it was current within {@link RecentCopies#LIMIT}, else reads its namespace's
+ * Machines from the API server, at most once per that limit ({@link RecentCopies}); when the seed
+ * answers no such read, the cache's copy is taken whatever its age.
  */
 public final class KubernetesMachines implements Machines, AutoCloseable {
 
@@ -33,14 +36,13 @@ public final class KubernetesMachines implements Machines, AutoCloseable {
     private final ApiClient client;
     private final CustomObjectsApi custom;
     private final ListWatch<Machine> watch;
+    private final RecentCopies<List<Machine>> reads = new RecentCopies<>();
 
-    /** @param newSeedClient makes a new client for the seed; this cache owns the one it takes */
-    public KubernetesMachines(Supplier<ApiClient> newSeedClient) {
-        this(newSeedClient, null);
-    }
-
-    /** @param outages where an unreachable seed is reported (shared by the process's watches); null: a log of its own */
-    public KubernetesMachines(Supplier<ApiClient> newSeedClient, OutageLog outages) {
+    /**
+     * @param newSeedClient makes a new client for the seed; this cache owns the one it takes
+     * @param reports       where the watch reports an unreachable seed and that it runs (the process's)
+     */
+    public KubernetesMachines(Supplier<ApiClient> newSeedClient, WatchReports reports) {
         this.client = OwnedClients.forWatches(newSeedClient);
         this.custom = new CustomObjectsApi(client);
         this.watch = new ListWatch<>("Machines",
@@ -52,7 +54,7 @@ public final class KubernetesMachines implements Machines, AutoCloseable {
                         .timeoutSeconds(timeoutSeconds)
                         .buildCall(null),
                 KubernetesMachines::toMachine, ListWatch.Handler.none(),
-                outages != null ? outages : OutageLog.of(client), WatchOptions.defaults().droppingConnectionsOf(client));
+                reports, WatchOptions.on(client));
     }
 
     /** Starts filling the cache. */
@@ -66,18 +68,38 @@ public final class KubernetesMachines implements Machines, AutoCloseable {
     }
 
     /**
-     * The Machines of {@code namespace}, ordered by name: from the cache while it is trusted, else
-     * read from the API server (never an empty answer for a cache that cannot say: that would drop
-     * every node from the lease count).
+     * The Machines of {@code namespace}, ordered by name: from the cache while it is trusted or its
+     * copy recent, else read from the API server (never an empty answer for a cache that cannot say:
+     * that would drop every node from the lease count).
      *
-     * @throws ApiFailure when the read fails
+     * @throws ApiFailure when the read fails and the cache never listed
      */
     @Override
     public List<Machine> inNamespace(String namespace) {
-        List<Machine> machines = watch.hasSynced() ? watch.inNamespace(namespace) : read(namespace);
+        List<Machine> machines;
+        if (watch.hasSynced()) {
+            reads.forget();
+            machines = watch.inNamespace(namespace);
+        } else if (RecentCopies.youngEnough(watch)) {
+            machines = watch.inNamespace(namespace);
+        } else {
+            machines = reads.get(namespace, () -> readOrLastKnown(namespace));
+        }
         return machines.stream()
                 .sorted(Comparator.comparing(Machine::name))
                 .toList();
+    }
+
+    /** A read; when the seed does not answer it, the cache's copy, however old, if the cache ever listed. */
+    private List<Machine> readOrLastKnown(String namespace) {
+        try {
+            return read(namespace);
+        } catch (ApiFailure failure) {
+            if (OutageLog.isOutage(failure) && watch.copyAge().isPresent()) {
+                return watch.inNamespace(namespace);
+            }
+            throw failure;
+        }
     }
 
     private List<Machine> read(String namespace) {

@@ -10,7 +10,7 @@ import dwd.adapters.k8s.JsonCalls;
 import dwd.adapters.k8s.JsonFields;
 import dwd.adapters.k8s.NoDelaySockets;
 import dwd.adapters.k8s.OwnedClients;
-import dwd.adapters.k8s.watch.OutageLog;
+import dwd.adapters.k8s.watch.WatchReports;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ScalableResource;
 import dwd.application.port.out.ScalableResources;
@@ -49,22 +49,20 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     /** {@link #DRY_RUN_ALL} on every write, or {@code null} to write for real. */
     private final String dryRun;
 
-    /** @param newSeedClient makes a new client for the seed; this adapter owns the one it takes */
-    public KubernetesScalableResources(Supplier<ApiClient> newSeedClient) {
-        this(newSeedClient, null, null);
+    /**
+     * @param newSeedClient makes a new client for the seed; this adapter owns the one it takes
+     * @param reports       where the dependents' watches report an unreachable seed and that they run
+     */
+    public KubernetesScalableResources(Supplier<ApiClient> newSeedClient, WatchReports reports) {
+        this(newSeedClient, reports, null);
     }
 
-    /** @param outages where the dependents' watches report an unreachable seed; null: a log of their own */
-    public KubernetesScalableResources(Supplier<ApiClient> newSeedClient, OutageLog outages) {
-        this(newSeedClient, outages, null);
-    }
-
-    private KubernetesScalableResources(Supplier<ApiClient> newSeedClient, OutageLog outages, String dryRun) {
+    private KubernetesScalableResources(Supplier<ApiClient> newSeedClient, WatchReports reports, String dryRun) {
         // Without Nagle: a PATCH or PUT is a HEADERS and a DATA frame, and with Nagle on, the DATA of every
         // write waited for the seed's delayed ACK (~40 ms) while the connection was busy (docs/decisions.md).
         this.client = bound.applied().apply(NoDelaySockets.applyTo(newSeedClient.get()));
         this.kinds = new ScalableKinds(client);
-        this.cache = new DependentsCache(newSeedClient, outages);
+        this.cache = new DependentsCache(newSeedClient, reports);
         this.dryRun = dryRun;
     }
 
@@ -72,13 +70,8 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
      * Shadow mode {@code server}: reads as usual; every annotation patch and scale write is sent with
      * {@code dryRun=All}, so the API server authorizes, admits and validates it and persists nothing.
      */
-    public static KubernetesScalableResources serverDryRun(Supplier<ApiClient> newSeedClient) {
-        return serverDryRun(newSeedClient, null);
-    }
-
-    /** {@link #serverDryRun(Supplier)}, the dependents' watches reporting an unreachable seed to {@code outages}. */
-    public static KubernetesScalableResources serverDryRun(Supplier<ApiClient> newSeedClient, OutageLog outages) {
-        return new KubernetesScalableResources(newSeedClient, outages, DRY_RUN_ALL);
+    public static KubernetesScalableResources serverDryRun(Supplier<ApiClient> newSeedClient, WatchReports reports) {
+        return new KubernetesScalableResources(newSeedClient, reports, DRY_RUN_ALL);
     }
 
     /** The bound on this adapter's requests at the seed at once, and its waits (for metrics). */

@@ -1,7 +1,7 @@
 package dwd.adapters.k8s.prober;
 
 import dwd.adapters.k8s.OwnedClients;
-import dwd.adapters.k8s.watch.OutageLog;
+import dwd.adapters.k8s.watch.WatchReports;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ShootApi;
 import dwd.application.port.out.ShootClients;
@@ -70,20 +70,14 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
     private final ConnectionPool[] pools = new ConnectionPool[POOLS];
     private volatile long lastEviction = System.nanoTime();
 
-    /** @param newSeedClient makes a new client for the seed; these shoot clients own the ones they take */
-    public KubernetesShootClients(Supplier<ApiClient> newSeedClient) {
-        this(newSeedClient, UnaryOperator.identity());
-    }
-
-    /** @param tuneShootClient applied to every shoot client built (e.g. to meter its requests) */
-    public KubernetesShootClients(Supplier<ApiClient> newSeedClient, UnaryOperator<ApiClient> tuneShootClient) {
-        this(newSeedClient, tuneShootClient, null);
-    }
-
-    /** @param outages where an unreachable seed is reported by the secret watches; null: a log of their own */
+    /**
+     * @param newSeedClient   makes a new client for the seed; these shoot clients own the ones they take
+     * @param tuneShootClient applied to every shoot client built (e.g. to meter its requests)
+     * @param reports         where the secret watches report an unreachable seed and that they run
+     */
     public KubernetesShootClients(Supplier<ApiClient> newSeedClient, UnaryOperator<ApiClient> tuneShootClient,
-            OutageLog outages) {
-        this.secrets = new KubeconfigSecrets(newSeedClient, outages);
+            WatchReports reports) {
+        this.secrets = new KubeconfigSecrets(newSeedClient, reports);
         this.tuneShootClient = tuneShootClient;
         for (int i = 0; i < POOLS; i++) {
             pools[i] = new ConnectionPool(MAX_KEPT_CONNECTIONS_PER_POOL, KEPT_CONNECTION_IDLE_LIMIT.toSeconds(),

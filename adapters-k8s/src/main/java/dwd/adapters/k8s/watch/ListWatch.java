@@ -5,6 +5,7 @@ import dwd.adapters.k8s.watch.WatchCache.Key;
 import dwd.adapters.k8s.watch.WatchCalls.Expired;
 import dwd.adapters.k8s.watch.WatchCalls.Silent;
 import dwd.application.port.out.ApiFailure;
+import dwd.domain.time.SaturatingTime;
 import io.kubernetes.client.openapi.ApiException;
 import java.time.Duration;
 import java.util.HashSet;
@@ -32,13 +33,15 @@ import org.apache.logging.log4j.Logger;
  *     answers with 410 Gone is followed by a fresh, consistent list ({@code resourceVersion=""}), after
  *     which vanished objects are reported deleted and the others changed.</li>
  * <li>Failures are retried with exponential back-off ({@link Backoff}), or after the server's
- *     {@code Retry-After} when that is longer; a watch that ends at once, without an event, counts
- *     as a failure. They are logged by {@link WatchFailureLog}.</li>
+ *     {@code Retry-After} when that is longer, up to the longest back-off; a watch that ends at once,
+ *     without an event, counts as a failure. They are logged by {@link WatchFailureLog}.</li>
  * <li>The cache proves it is alive: watches ask for bookmarks, which kube-apiserver's watch cache
  *     sends about once a minute when nothing changes, and a request that hears nothing (no object,
- *     event or bookmark) for longer than {@link WatchOptions#silenceBound()} is cut, its connections
- *     dropped, and the objects are listed afresh ({@link Heartbeat}). An unexpected exception in the
- *     loop is logged and the loop goes on, with back-off, from a fresh list. The cache counts as
+ *     event or bookmark) for longer than {@link WatchOptions#silenceBound()} is cut, and the objects
+ *     are listed afresh on a new connection ({@link Heartbeat}, {@link WatchCalls}). An unexpected
+ *     exception in the loop is logged and the loop goes on, with back-off, from a fresh list; whatever
+ *     ends the loop otherwise (an {@link Error}, or a failure while handling a failure) marks it
+ *     dead, which {@link RunningWatches#dead()} reports. The cache counts as
  *     {@linkplain #hasSynced() synced} only from a complete list on, and only while it has heard
  *     from its server within the bound and its loop runs: readers then ask the server instead.</li>
  * </ul>
@@ -93,7 +96,7 @@ public final class ListWatch<T> implements AutoCloseable {
     private final WatchCalls calls;
     private final WatchCache<T> cache;
     private final WatchFailureLog failures;
-    private final CacheAges ages;
+    private final RunningWatches runningWatches;
     private final CountDownLatch closed = new CountDownLatch(1);
     /** Counted down when the first list was delivered, or failed, or the watch closed. */
     private final CountDownLatch firstListAttempt = new CountDownLatch(1);
@@ -107,37 +110,38 @@ public final class ListWatch<T> implements AutoCloseable {
     private String resourceVersion;
     /** The last version listed or told, for readers asking whether a write has been seen. */
     private volatile String seenVersion = "";
+    /**
+     * When the cache was last known current, on the monotonic clock: a complete list, or an event or
+     * bookmark of its watch (an error answer is heard, but makes nothing current); null before the first list.
+     */
+    private volatile Long currentAtNanos;
 
     /**
      * @param kinds    what is watched, plural, for messages: {@code Clusters}, {@code Secrets named x}; the first
      *                 word is the {@linkplain #resource() resource}
-     * @param requests builds the requests, on a client with read timeout 0 (a watch may be quiet for minutes)
+     * @param requests builds the requests, on {@code options}' client, with read timeout 0 (a watch may be quiet
+     *                 for minutes)
      * @param decode   turns an object's JSON into what the cache keeps
      * @param handler  told about changes and deletions
-     * @param outages  where an unreachable server is reported, and the running watches of that server
-     *                 are known ({@link OutageLog#caches()})
+     * @param reports  where an unreachable server is reported, and that this watch runs
      */
     public ListWatch(String kinds, Requests requests, Function<JsonObject, T> decode, Handler<T> handler,
-            OutageLog outages) {
-        this(kinds, requests, decode, handler, outages, WatchOptions.defaults());
-    }
-
-    public ListWatch(String kinds, Requests requests, Function<JsonObject, T> decode, Handler<T> handler,
-            OutageLog outages, WatchOptions options) {
+            WatchReports reports, WatchOptions options) {
         this.kinds = Objects.requireNonNull(kinds, "kinds");
         this.options = Objects.requireNonNull(options, "options");
         this.heartbeat = new Heartbeat(options.silenceBound(), System::nanoTime);
-        this.calls = new WatchCalls(kinds, Objects.requireNonNull(requests, "requests"), this::isClosed, heartbeat);
+        this.calls = new WatchCalls(kinds, Objects.requireNonNull(requests, "requests"), options.client(),
+                this::isClosed, heartbeat);
         this.cache = new WatchCache<>(kinds, Objects.requireNonNull(decode, "decode"),
                 Objects.requireNonNull(handler, "handler"), this::isClosed);
-        this.failures = new WatchFailureLog(kinds, Objects.requireNonNull(outages, "outages"));
-        this.ages = outages.caches();
+        this.failures = new WatchFailureLog(kinds, reports.outages());
+        this.runningWatches = reports.running();
     }
 
     /** Starts listing and watching (once; later calls do nothing). */
     public synchronized void start() {
         if (thread == null && !isClosed()) {
-            ages.add(this);
+            runningWatches.add(this);
             thread = Thread.ofVirtual().name("dwd-watch-" + kinds).start(this::run);
         }
     }
@@ -169,8 +173,18 @@ public final class ListWatch<T> implements AutoCloseable {
         return heartbeat.age();
     }
 
+    /**
+     * How old the cache's copy is: since it was last known current (a complete list, or an event or
+     * bookmark of its watch), on the monotonic clock; empty before the first complete list. While the
+     * cache is not {@linkplain #hasSynced() trusted}, a reader may still take a copy young enough.
+     */
+    public Optional<Duration> copyAge() {
+        Long current = currentAtNanos;
+        return current == null ? Optional.empty() : Optional.of(Duration.ofNanos(Math.max(0, System.nanoTime() - current)));
+    }
+
     /** Whether the loop ended without being closed (an error it cannot go on from): the cache will not fill again. */
-    public boolean isDead() {
+    boolean isDead() {
         return dead;
     }
 
@@ -220,7 +234,9 @@ public final class ListWatch<T> implements AutoCloseable {
             firstListAttempt.countDown();
             running = thread;
         }
-        ages.remove(this);
+        if (running == null || dead) {
+            runningWatches.remove(this); // a loop that runs leaves the registry as its thread ends
+        }
         calls.cancel();
         if (running != null && running != Thread.currentThread()) {
             running.interrupt(); // a request waiting for the client-side rate limit
@@ -250,73 +266,13 @@ public final class ListWatch<T> implements AutoCloseable {
 
     /**
      * Lists, then watches and watches on; lists again after 410 Gone, after a silence and after an
-     * unexpected exception; backs off after failures.
+     * unexpected exception; backs off after failures. Ends when closed; anything else that ends it
+     * marks it dead.
      */
     private void run() {
-        var backoff = new Backoff(options.initialBackoff(), options.maxBackoff());
-        String listFrom = "0"; // the first list may come from the watch cache; later ones are consistent
-        boolean listed = false;
         try {
-            while (!isClosed()) {
-                try {
-                    if (listed && heartbeat.silentBeyondBound()) {
-                        // Failed for longer than the bound: resuming could miss nothing, but the cache has
-                        // not proven itself meanwhile, and a list is what proves it.
-                        listed = false;
-                        listFrom = "";
-                    }
-                    if (!listed) {
-                        list(listFrom);
-                        listed = true;
-                        backoff.reset();
-                        failures.working();
-                    }
-                    switch (calls.watch(resourceVersion, this::apply)) {
-                        case CLOSED -> {
-                            return;
-                        }
-                        case HEALTHY -> {
-                            backoff.reset();
-                            failures.working();
-                        }
-                        case AT_ONCE -> throw new ApiFailure(ApiFailure.Kind.INVALID, "watching " + kinds
-                                + ": the server ended the watch at once, without an event");
-                    }
-                } catch (Expired expired) {
-                    LOG.debug("{}: resourceVersion {} is too old (410 Gone), listing again", kinds, resourceVersion);
-                    listed = false;
-                    listFrom = "";
-                } catch (Silent silent) {
-                    proven = false;
-                    listed = false;
-                    listFrom = "";
-                    failures.silent(heartbeat.bound());
-                    options.dropConnections().run();
-                } catch (ApiFailure failure) {
-                    firstListAttempt.countDown();
-                    if (isClosed() || !waitedAfter(failure, backoff)) {
-                        return;
-                    }
-                } catch (Exception | Error unexpected) { // OkHttp may throw InterruptedException undeclared when stop() interrupts
-                    if (unexpected instanceof VirtualMachineError fatal) {
-                        throw fatal;
-                    }
-                    if (isClosed()) {
-                        return;
-                    }
-                    proven = false;
-                    listed = false;
-                    listFrom = "";
-                    firstListAttempt.countDown();
-                    Duration wait = backoff.next(Optional.empty());
-                    failures.unexpected(unexpected, wait);
-                    if (!waited(wait)) {
-                        return;
-                    }
-                }
-                options.onRestart().run();
-            }
-        } catch (VirtualMachineError fatal) {
+            loop();
+        } catch (Throwable fatal) { // an Error, or a failure while handling a failure: nothing goes on from here
             if (!isClosed()) {
                 dead = true;
                 LOG.error("{}: the watch stopped for good; its cache is no longer trusted and readers ask the server",
@@ -324,7 +280,74 @@ public final class ListWatch<T> implements AutoCloseable {
             }
         } finally {
             firstListAttempt.countDown();
-            options.onEnd().run();
+            calls.releaseOwnConnections();
+            if (!dead) {
+                runningWatches.remove(this);
+            }
+        }
+    }
+
+    private void loop() {
+        var backoff = new Backoff(options.initialBackoff(), options.maxBackoff());
+        String listFrom = "0"; // the first list may come from the watch cache; later ones are consistent
+        boolean listed = false;
+        while (!isClosed()) {
+            try {
+                if (listed && heartbeat.silentBeyondBound()) {
+                    // Failed for longer than the bound: resuming could miss nothing, but the cache has
+                    // not proven itself meanwhile, and a list is what proves it.
+                    listed = false;
+                    listFrom = "";
+                }
+                if (!listed) {
+                    list(listFrom);
+                    listed = true;
+                    backoff.reset();
+                    failures.working();
+                }
+                switch (calls.watch(resourceVersion, this::apply)) {
+                    case CLOSED -> {
+                        return;
+                    }
+                    case HEALTHY -> {
+                        backoff.reset();
+                        failures.working();
+                    }
+                    case AT_ONCE -> throw new ApiFailure(ApiFailure.Kind.INVALID, "watching " + kinds
+                            + ": the server ended the watch at once, without an event");
+                }
+            } catch (Expired expired) {
+                LOG.debug("{}: resourceVersion {} is too old (410 Gone), listing again", kinds, resourceVersion);
+                listed = false;
+                listFrom = "";
+            } catch (Silent silent) {
+                proven = false;
+                listed = false;
+                listFrom = "";
+                failures.silent(heartbeat.bound());
+                calls.moveToNewConnections();
+            } catch (ApiFailure failure) {
+                firstListAttempt.countDown();
+                if (isClosed() || !waitedAfter(failure, backoff)) {
+                    return;
+                }
+            } catch (Exception | Error unexpected) { // OkHttp may throw InterruptedException undeclared when stop() interrupts
+                if (unexpected instanceof VirtualMachineError fatal) {
+                    throw fatal;
+                }
+                if (isClosed()) {
+                    return;
+                }
+                proven = false;
+                listed = false;
+                listFrom = "";
+                firstListAttempt.countDown();
+                Duration wait = backoff.next(Optional.empty());
+                failures.unexpected(unexpected, wait);
+                if (!waited(wait)) {
+                    return;
+                }
+            }
         }
     }
 
@@ -337,6 +360,7 @@ public final class ListWatch<T> implements AutoCloseable {
         }));
         cache.keepOnly(listed);
         seenVersion = resourceVersion;
+        currentAtNanos = System.nanoTime();
         proven = true;
         firstListAttempt.countDown();
     }
@@ -352,6 +376,7 @@ public final class ListWatch<T> implements AutoCloseable {
             resourceVersion = version;
             seenVersion = version;
         });
+        currentAtNanos = System.nanoTime();
     }
 
     /** Reports the failure and waits its back-off; false when the watch was closed meanwhile. */
@@ -364,7 +389,7 @@ public final class ListWatch<T> implements AutoCloseable {
     /** Waits {@code wait}; false when the watch was closed meanwhile. */
     private boolean waited(Duration wait) {
         try {
-            return !closed.await(wait.toMillis(), TimeUnit.MILLISECONDS);
+            return !closed.await(SaturatingTime.nanos(wait), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             return false; // only stop() interrupts this thread
         }

@@ -1,5 +1,6 @@
 package dwd.adapters.k8s.watch;
 
+import dwd.adapters.k8s.ApiFailures;
 import dwd.adapters.k8s.NotSent;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Clock;
@@ -35,8 +36,9 @@ import org.apache.logging.log4j.Logger;
  * then known from its first failed call, whoever made it, so that callers which cannot say when
  * they retry (a scale flow) can ask {@link #inOutage()} and stay quiet; and it ends with the first
  * call answered that was sent after the outage began (an answer to a call sent before it, which
- * arrives late, says nothing about now). It also knows the server's running list-watches
- * ({@link #caches()}), for the age of their caches and the ones that ended for good.
+ * arrives late, says nothing about now). What counts as an outage is said once, by failure kind
+ * ({@link #isOutage(ApiFailure.Kind)}); an answer's status is read as the kind {@link ApiFailures}
+ * makes of it.
  */
 public final class OutageLog {
 
@@ -51,7 +53,6 @@ public final class OutageLog {
 
     private final String server;
     private final Clock clock;
-    private final CacheAges caches = new CacheAges();
 
     // Guarded by this.
     private Instant since;
@@ -74,25 +75,17 @@ public final class OutageLog {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** The list-watches of this server that run: their caches' ages and which of them ended for good. */
-    public CacheAges caches() {
-        return caches;
-    }
-
-    /**
-     * A log of its own for the server {@code client} talks to, for a component used alone (e.g. in
-     * tests): {@link #detecting()} is added to {@code client}.
-     */
-    public static OutageLog of(ApiClient client) {
-        var outages = new OutageLog("API server " + client.getBasePath());
-        outages.detecting().apply(client);
-        return outages;
-    }
-
     /** Whether {@code failure} says the server is unreachable or overloaded, rather than something about the request. */
     public static boolean isOutage(ApiFailure failure) {
-        return failure.is(ApiFailure.Kind.UNAVAILABLE) || failure.is(ApiFailure.Kind.TIMEOUT)
-                || failure.is(ApiFailure.Kind.THROTTLED);
+        return isOutage(failure.kind());
+    }
+
+    /** Whether a failure of this kind says the server is unreachable or overloaded: no answer, a timeout, 5xx, 429. */
+    static boolean isOutage(ApiFailure.Kind kind) {
+        return switch (kind) {
+            case UNAVAILABLE, TIMEOUT, THROTTLED -> true;
+            case UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, INVALID, BAD_INPUT -> false;
+        };
     }
 
     /** The server this log speaks of, e.g. {@code seed API server https://10.0.0.1:443}. */
@@ -157,7 +150,7 @@ public final class OutageLog {
         return nextCall++;
     }
 
-    /** Call {@code call} got no answer, or 5xx or 429: noted, not logged (its caller reports what it does about it). */
+    /** Call {@code call} got no answer, or one that is an outage: noted, not logged (its caller reports what it does about it). */
     synchronized void noAnswer(long call) {
         if (call < lastAnsweredCall) {
             return; // a later call was answered: this failure is older news
@@ -166,7 +159,7 @@ public final class OutageLog {
         begin(clock.now());
     }
 
-    /** Call {@code call} got an answer (any status but 5xx and 429): ends an outage, with one line if it was reported. */
+    /** Call {@code call} got an answer that is no outage: ends an outage, with one line if it was reported. */
     void answered(long call) {
         Instant now = clock.now();
         Instant outageSince;
@@ -200,9 +193,10 @@ public final class OutageLog {
     }
 
     /**
-     * Adds to each client an interceptor that notes the outcome of every call: no response, 5xx or
-     * 429 begins an outage (silently), any other status ends one. A call cancelled by its caller, or
-     * never sent ({@link NotSent}), counts as neither.
+     * Adds to each client an interceptor that notes the outcome of every call: no response, or a
+     * status that is an outage ({@link #isOutage(ApiFailure.Kind)}: 5xx, 429, 408), begins an outage
+     * (silently), any other status ends one. A call cancelled by its caller, or never sent
+     * ({@link NotSent}), counts as neither.
      */
     public UnaryOperator<ApiClient> detecting() {
         Interceptor detection = chain -> {
@@ -216,7 +210,7 @@ public final class OutageLog {
                 }
                 throw e;
             }
-            if (response.code() >= 500 || response.code() == 429) {
+            if (!response.isSuccessful() && isOutage(ApiFailures.kindOf(response.code()))) {
                 noAnswer(call);
             } else {
                 answered(call);

@@ -10,16 +10,20 @@ import com.google.gson.stream.JsonToken;
 import dwd.adapters.k8s.ApiFailures;
 import dwd.adapters.k8s.JsonFields;
 import dwd.application.port.out.ApiFailure;
+import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import java.io.IOException;
 import java.io.Reader;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import okhttp3.Call;
+import okhttp3.ConnectionPool;
+import okhttp3.OkHttpClient;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.BufferedSource;
@@ -30,6 +34,12 @@ import okio.BufferedSource;
  * by {@link ApiFailures}, except 410 Gone, which is {@link Expired}, and a request cut because the
  * server said nothing for longer than the {@link Heartbeat}'s bound, which is {@link Silent}. Every
  * listed object, event and bookmark, and the headers of every answer, count as heard.
+ *
+ * <p>After a silence the requests go out on new connections ({@link #moveToNewConnections()}): on a
+ * connection pool of this watch's own, fresh after each silence, with the client's every other
+ * setting. Dropping the client's idle connections is not enough: HTTP/2 carries many requests on one
+ * connection, and one the client shares with other watches (the weeder's pod watches) may still be
+ * busy with their requests, so the next request would go out on it again.
  */
 final class WatchCalls {
 
@@ -79,6 +89,7 @@ final class WatchCalls {
 
     private final String kinds;
     private final ListWatch.Requests requests;
+    private final ApiClient client;
     private final BooleanSupplier closed;
     private final Heartbeat heartbeat;
     private final AtomicReference<Call> inFlight = new AtomicReference<>();
@@ -86,10 +97,13 @@ final class WatchCalls {
     private volatile Long lastRequestNanos;
     /** The request in flight was cut for its silence. */
     private volatile boolean silenced;
+    /** Since the last silence, the requests go out on this client, whose connection pool is this watch's own. */
+    private volatile OkHttpClient ownConnections;
 
-    WatchCalls(String kinds, ListWatch.Requests requests, BooleanSupplier closed, Heartbeat heartbeat) {
+    WatchCalls(String kinds, ListWatch.Requests requests, ApiClient client, BooleanSupplier closed, Heartbeat heartbeat) {
         this.kinds = kinds;
         this.requests = requests;
+        this.client = client;
         this.closed = closed;
         this.heartbeat = heartbeat;
     }
@@ -105,6 +119,29 @@ final class WatchCalls {
         Call call = inFlight.get();
         if (call != null) {
             call.cancel();
+        }
+    }
+
+    /** The watch's loop ended: closes the connections of its own, if a silence gave it some. */
+    void releaseOwnConnections() {
+        OkHttpClient own = ownConnections;
+        if (own != null) {
+            own.connectionPool().evictAll();
+        }
+    }
+
+    /**
+     * A request was cut for its silence: the next ones go out on new connections, of a pool of this
+     * watch's own (the previous one's are dropped: they carried only this watch's requests). The
+     * client's idle connections are dropped too, since the silent one may be among them.
+     */
+    void moveToNewConnections() {
+        OkHttpClient shared = client.getHttpClient();
+        shared.connectionPool().evictAll();
+        OkHttpClient previous = ownConnections;
+        ownConnections = shared.newBuilder().connectionPool(new ConnectionPool()).build();
+        if (previous != null) {
+            previous.connectionPool().evictAll();
         }
     }
 
@@ -217,7 +254,7 @@ final class WatchCalls {
     private Response send(String action, boolean watch, String from, Integer timeoutSeconds) {
         Call call;
         try {
-            call = requests.build(watch, from, timeoutSeconds);
+            call = onOwnConnections(requests.build(watch, from, timeoutSeconds));
         } catch (ApiException e) {
             throw ApiFailures.translate(action, e);
         }
@@ -244,6 +281,17 @@ final class WatchCalls {
             String body = errorBody(response);
             throw ApiFailures.translate(action, new ApiException(response.code(), response.headers().toMultimap(), body));
         }
+    }
+
+    /** {@code built} as it is, or, after a silence, the same request on this watch's own connections. */
+    private Call onOwnConnections(Call built) {
+        OkHttpClient own = ownConnections;
+        if (own == null) {
+            return built;
+        }
+        Call call = own.newCall(built.request());
+        call.timeout().timeout(built.timeout().timeoutNanos(), TimeUnit.NANOSECONDS);
+        return call;
     }
 
     /** Cuts the request in flight: the server has said nothing for longer than the bound. */

@@ -5,18 +5,16 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How a {@link ListWatch} retries, how long it may hear nothing, and who hears that it went on or ended.
+ * How a {@link ListWatch} retries, how long it may hear nothing, and the client its requests go out on.
  *
- * @param initialBackoff  the wait after a first failure; it doubles with each further one
- * @param maxBackoff      the longest wait
- * @param onRestart       run each time the watch goes on after its stream ended or a request failed
- * @param onEnd           run once when the watch's thread ends
- * @param silenceBound    how long a request may hear nothing before it is cut and the objects listed afresh
- * @param dropConnections run after a request was cut for its silence, so that the next one opens a new
- *                        connection instead of queuing on the dead one (HTTP/2 shares a connection)
+ * @param initialBackoff the wait after a first failure; it doubles with each further one
+ * @param maxBackoff     the longest wait, also the longest a server's {@code Retry-After} is honoured
+ * @param silenceBound   how long a request may hear nothing before it is cut and the objects listed afresh
+ * @param client         the client the watch's requests are built on: after a silence, they go out on new
+ *                       connections of a client like it (HTTP/2 carries many requests on one connection,
+ *                       which may still be busy with other watches)
  */
-public record WatchOptions(Duration initialBackoff, Duration maxBackoff, Runnable onRestart, Runnable onEnd,
-                           Duration silenceBound, Runnable dropConnections) {
+public record WatchOptions(Duration initialBackoff, Duration maxBackoff, Duration silenceBound, ApiClient client) {
 
     /**
      * How long a watch may hear nothing before it is taken for dead: kube-apiserver's watch cache sends
@@ -29,32 +27,24 @@ public record WatchOptions(Duration initialBackoff, Duration maxBackoff, Runnabl
     public WatchOptions {
         Objects.requireNonNull(initialBackoff, "initialBackoff");
         Objects.requireNonNull(maxBackoff, "maxBackoff");
-        Objects.requireNonNull(onRestart, "onRestart");
-        Objects.requireNonNull(onEnd, "onEnd");
         Objects.requireNonNull(silenceBound, "silenceBound");
-        Objects.requireNonNull(dropConnections, "dropConnections");
+        Objects.requireNonNull(client, "client");
+        if (!initialBackoff.isPositive() || maxBackoff.compareTo(initialBackoff) < 0) {
+            throw new IllegalArgumentException("back-off must be positive and at most its maximum, was "
+                    + initialBackoff + " to " + maxBackoff);
+        }
         if (!silenceBound.isPositive()) {
             throw new IllegalArgumentException("the silence bound must be positive, was " + silenceBound);
         }
     }
 
-    public WatchOptions(Duration initialBackoff, Duration maxBackoff, Runnable onRestart, Runnable onEnd) {
-        this(initialBackoff, maxBackoff, onRestart, onEnd, SILENCE_BOUND, () -> { });
+    /** Requests built on {@code client}; back-off 1 s doubling to 30 s; {@link #SILENCE_BOUND}. */
+    public static WatchOptions on(ApiClient client) {
+        return new WatchOptions(Duration.ofSeconds(1), Duration.ofSeconds(30), SILENCE_BOUND, client);
     }
 
-    /** 1 s doubling to 30 s, {@link #SILENCE_BOUND}, nobody told. */
-    public static WatchOptions defaults() {
-        return new WatchOptions(Duration.ofSeconds(1), Duration.ofSeconds(30), () -> { }, () -> { });
-    }
-
-    /** These options with another silence bound (tests shorten it). */
-    public WatchOptions withSilenceBound(Duration bound) {
-        return new WatchOptions(initialBackoff, maxBackoff, onRestart, onEnd, bound, dropConnections);
-    }
-
-    /** These options, dropping {@code client}'s idle connections after a request was cut for its silence. */
-    public WatchOptions droppingConnectionsOf(ApiClient client) {
-        return new WatchOptions(initialBackoff, maxBackoff, onRestart, onEnd, silenceBound,
-                () -> client.getHttpClient().connectionPool().evictAll());
+    /** These options with another back-off. */
+    public WatchOptions backingOff(Duration initial, Duration max) {
+        return new WatchOptions(initial, max, silenceBound, client);
     }
 }

@@ -1,8 +1,8 @@
 package dwd.adapters.k8s.weeder;
 
 import dwd.adapters.k8s.watch.ListWatch;
-import dwd.adapters.k8s.watch.OutageLog;
 import dwd.adapters.k8s.watch.WatchOptions;
+import dwd.adapters.k8s.watch.WatchReports;
 import dwd.application.port.in.ServiceEvents;
 import dwd.domain.selector.Requirement;
 import dwd.domain.weeding.EndpointSliceState;
@@ -41,14 +41,10 @@ public final class EndpointSliceWatch implements AutoCloseable {
      * @param watchClient  a client with read timeout 0 (a watch may be quiet for minutes)
      * @param serviceNames the configured services ({@code servicesAndDependantSelectors}' keys)
      * @param events       where slice events go, typically the weeder supervisor
+     * @param reports      where the watch reports an unreachable seed and that it runs (the process's)
      */
-    public EndpointSliceWatch(ApiClient watchClient, Collection<String> serviceNames, ServiceEvents events) {
-        this(watchClient, serviceNames, events, OutageLog.of(watchClient));
-    }
-
-    /** @param outages where an unreachable seed is reported (shared by the process's watches) */
     public EndpointSliceWatch(ApiClient watchClient, Collection<String> serviceNames, ServiceEvents events,
-            OutageLog outages) {
+            WatchReports reports) {
         this.serviceNames = Set.copyOf(serviceNames);
         this.events = events;
         String labelSelector = labelSelector(serviceNames);
@@ -61,7 +57,7 @@ public final class EndpointSliceWatch implements AutoCloseable {
                         .allowWatchBookmarks(isWatch ? true : null)
                         .timeoutSeconds(timeoutSeconds)
                         .buildCall(null),
-                EndpointSliceStates::of, new Forwarder(), outages, WatchOptions.defaults().droppingConnectionsOf(watchClient));
+                EndpointSliceStates::of, new Forwarder(), reports, WatchOptions.on(watchClient));
     }
 
     /** Starts listing and watching; the slices that exist are replayed as additions. */

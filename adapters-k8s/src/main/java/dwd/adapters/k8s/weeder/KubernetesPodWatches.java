@@ -3,8 +3,8 @@ package dwd.adapters.k8s.weeder;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dwd.adapters.k8s.watch.ListWatch;
-import dwd.adapters.k8s.watch.OutageLog;
 import dwd.adapters.k8s.watch.WatchOptions;
+import dwd.adapters.k8s.watch.WatchReports;
 import dwd.application.port.out.PodWatch;
 import dwd.application.port.out.PodWatches;
 import dwd.domain.selector.LabelSelector;
@@ -14,11 +14,10 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import okhttp3.Call;
 
@@ -39,46 +38,28 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
     /** A list that takes longer is given up and tried again (the watch client has no read timeout). */
     private static final Duration LIST_TIMEOUT = Duration.ofSeconds(30);
 
+    /** The wait after a failed list or watch, doubling to {@link #MAX_BACKOFF}: a weeder lives for minutes only. */
+    private static final Duration INITIAL_BACKOFF = Duration.ofMillis(250);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
     private final ApiClient watchClient;
     private final CoreV1Api core;
-    private final Duration initialBackoff;
-    private final Duration maxBackoff;
-    private final OutageLog outages;
+    private final WatchReports reports;
     private final Set<ListWatch<PodState>> open = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger running = new AtomicInteger();
-    private final AtomicLong restarts = new AtomicLong();
 
     /**
      * @param watchClient a client with read timeout 0 (a watch may be quiet for minutes); its other
      *     timeouts bound connecting and writing
+     * @param reports     where the watches report an unreachable seed and that they run (the process's)
      */
-    public KubernetesPodWatches(ApiClient watchClient) {
-        this(watchClient, OutageLog.of(watchClient));
-    }
-
-    /** @param outages where an unreachable seed is reported (shared by the process's watches) */
-    public KubernetesPodWatches(ApiClient watchClient, OutageLog outages) {
-        this(watchClient, Duration.ofMillis(250), Duration.ofSeconds(30), outages);
-    }
-
-    /**
-     * @param initialBackoff the wait after a failed list or watch; it doubles with each further failure
-     * @param maxBackoff     the longest wait
-     */
-    public KubernetesPodWatches(ApiClient watchClient, Duration initialBackoff, Duration maxBackoff) {
-        this(watchClient, initialBackoff, maxBackoff, OutageLog.of(watchClient));
-    }
-
-    private KubernetesPodWatches(ApiClient watchClient, Duration initialBackoff, Duration maxBackoff, OutageLog outages) {
+    public KubernetesPodWatches(ApiClient watchClient, WatchReports reports) {
         if (watchClient.getReadTimeout() != 0) {
             throw new IllegalArgumentException("pod watches need a client with read timeout 0, not "
                     + watchClient.getReadTimeout() + " ms: a quiet watch would time out");
         }
         this.watchClient = watchClient;
         this.core = new CoreV1Api(watchClient);
-        this.initialBackoff = initialBackoff;
-        this.maxBackoff = maxBackoff;
-        this.outages = outages;
+        this.reports = Objects.requireNonNull(reports, "reports");
         prepare();
     }
 
@@ -87,10 +68,8 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
         String labels = selector.toQueryString();
         var watch = new ListWatch<>("Pods in " + namespace + " selected by " + labels,
                 (isWatch, resourceVersion, timeoutSeconds) -> request(namespace, labels, isWatch, resourceVersion),
-                PodStates::of, new Forwarder(listener), outages,
-                new WatchOptions(initialBackoff, maxBackoff, restarts::incrementAndGet, running::decrementAndGet)
-                        .droppingConnectionsOf(watchClient));
-        running.incrementAndGet();
+                PodStates::of, new Forwarder(listener), reports,
+                WatchOptions.on(watchClient).backingOff(INITIAL_BACKOFF, MAX_BACKOFF));
         open.add(watch);
         watch.start();
         return () -> {
@@ -144,16 +123,6 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
         } catch (ApiException | RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, () -> "preparing the pod watch requests failed: " + e);
         }
-    }
-
-    /** Watches whose thread has not ended yet. */
-    public int openWatches() {
-        return running.get();
-    }
-
-    /** How often a watch went on after its stream ended or a request failed (resumed, or listed again). */
-    public long restarts() {
-        return restarts.get();
     }
 
     /** Stops every watch not closed yet. */

@@ -8,9 +8,9 @@ import dwd.adapters.k8s.JsonCalls;
 import dwd.adapters.k8s.RequestMetering;
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
-import dwd.adapters.k8s.watch.OutageLog;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ApiTraffic;
+import dwd.adapters.k8s.testing.TestWatchReports;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -42,7 +42,7 @@ class LeaderOnlyWritesIT {
             }
         };
         ApiClient client = controlPlane.newApiClient(Duration.ofSeconds(10));
-        var outages = OutageLog.of(client);
+        var outages = TestWatchReports.detecting(client).outages();
         RequestMetering.as("seed", traffic).apply(client);
         LeaderOnlyWrites.of(leading::get, "garden/dwd-prober-leader-election").apply(client);
         var core = new CoreV1Api(client);

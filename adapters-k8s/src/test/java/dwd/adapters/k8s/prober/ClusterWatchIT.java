@@ -10,6 +10,7 @@ import dwd.domain.cluster.ClusterShoot;
 import dwd.domain.cluster.LastOperation;
 import dwd.domain.cluster.Shoot;
 import dwd.domain.cluster.Worker;
+import dwd.adapters.k8s.testing.TestWatchReports;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -91,7 +92,7 @@ class ClusterWatchIT {
         String name = uniqueName();
         createCluster(name, Map.of("shoot", shootWithEveryFieldRead()));
         var events = new RecordedClusterEvents();
-        try (var watch = new ClusterWatch(seedClients, events)) {
+        try (var watch = new ClusterWatch(seedClients, events, TestWatchReports.create())) {
             assertThat(watch.hasSynced()).isFalse();
             watch.start();
             await().atMost(EVENT_DEADLINE).until(watch::hasSynced);
@@ -103,7 +104,7 @@ class ClusterWatchIT {
     @Test
     void aShootIsDecodedFromExactlyTheFieldsTheOriginalReads() throws ApiException {
         var events = new RecordedClusterEvents();
-        try (var watch = new ClusterWatch(seedClients, events)) {
+        try (var watch = new ClusterWatch(seedClients, events, TestWatchReports.create())) {
             watch.start();
             await().atMost(EVENT_DEADLINE).until(watch::hasSynced);
             String name = uniqueName();
@@ -118,7 +119,7 @@ class ClusterWatchIT {
     @Test
     void aClusterWithoutShootHasAMissingShoot() throws ApiException {
         var events = new RecordedClusterEvents();
-        try (var watch = new ClusterWatch(seedClients, events)) {
+        try (var watch = new ClusterWatch(seedClients, events, TestWatchReports.create())) {
             watch.start();
             String name = uniqueName();
             createCluster(name, Map.of("seed", Map.of("kind", "Seed")));
@@ -130,7 +131,7 @@ class ClusterWatchIT {
     @Test
     void aMistypedShootIsUndecodableAndSaysWhere() throws ApiException {
         var events = new RecordedClusterEvents();
-        try (var watch = new ClusterWatch(seedClients, events)) {
+        try (var watch = new ClusterWatch(seedClients, events, TestWatchReports.create())) {
             watch.start();
             String badApiVersion = uniqueName();
             String workersNotAList = uniqueName();
@@ -149,7 +150,7 @@ class ClusterWatchIT {
     @Test
     void updatesAndDeletesAreDelivered() throws ApiException {
         var events = new RecordedClusterEvents();
-        try (var watch = new ClusterWatch(seedClients, events)) {
+        try (var watch = new ClusterWatch(seedClients, events, TestWatchReports.create())) {
             watch.start();
             String name = uniqueName();
             createCluster(name, Map.of("shoot", Map.of("status",
@@ -192,7 +193,7 @@ class ClusterWatchIT {
                 recorded.clusterDeleted(shootNamespace);
             }
         };
-        try (var watch = new ClusterWatch(seedClients, failingOnFirst)) {
+        try (var watch = new ClusterWatch(seedClients, failingOnFirst, TestWatchReports.create())) {
             watch.start();
             createCluster(first, Map.of());
             await().atMost(EVENT_DEADLINE).untilTrue(failedOnce);

@@ -9,6 +9,7 @@ import dwd.adapters.k8s.testing.SilencingTcpProxy;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import dwd.application.port.out.ScalableResource;
 import dwd.domain.config.ResourceRef;
+import dwd.adapters.k8s.testing.TestWatchReports;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Deployment;
@@ -57,7 +58,8 @@ class DependentsCacheIT {
         String namespace = shootWithKcm(controlPlane);
         proxy = SilencingTcpProxy.inFrontOf(controlPlane.kubeconfig());
         String throughProxy = proxy.route(controlPlane.kubeconfig());
-        resources = new KubernetesScalableResources(() -> ApiClients.fromKubeconfig(throughProxy, Duration.ofSeconds(30)));
+        resources = new KubernetesScalableResources(() -> ApiClients.fromKubeconfig(throughProxy, Duration.ofSeconds(30)),
+                TestWatchReports.create());
         ScalableResource before = await("the cache holds KCM").atMost(Duration.ofSeconds(30))
                 .until(() -> resources.cached(namespace, KCM), Optional::isPresent).orElseThrow();
         assertThat(before.specReplicas()).isEqualTo(3);
@@ -75,7 +77,8 @@ class DependentsCacheIT {
     @Test
     void onceTheWatchShowsTheWriteTheCacheIsUsedAgain(LocalControlPlane controlPlane) throws Exception {
         String namespace = shootWithKcm(controlPlane);
-        resources = new KubernetesScalableResources(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
+        resources = new KubernetesScalableResources(() -> controlPlane.newApiClient(Duration.ofSeconds(30)),
+                TestWatchReports.create());
         ScalableResource before = await("the cache holds KCM").atMost(Duration.ofSeconds(30))
                 .until(() -> resources.cached(namespace, KCM), Optional::isPresent).orElseThrow();
 

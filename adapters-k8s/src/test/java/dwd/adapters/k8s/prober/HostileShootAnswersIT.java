@@ -8,6 +8,7 @@ import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ApiFailure.Kind;
 import dwd.application.port.out.ShootApi;
+import dwd.adapters.k8s.testing.TestWatchReports;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -19,6 +20,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,7 +47,8 @@ class HostileShootAnswersIT {
     @BeforeEach
     void setUp(LocalControlPlane controlPlane) throws IOException, ApiException {
         this.controlPlane = controlPlane;
-        this.shootClients = new KubernetesShootClients(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
+        this.shootClients = new KubernetesShootClients(() -> controlPlane.newApiClient(Duration.ofSeconds(30)),
+                UnaryOperator.identity(), TestWatchReports.create());
         this.namespace = controlPlane.createNamespace("shoot--hostile");
         this.shoot = new ShootApiStub();
         new CoreV1Api(controlPlane.apiClient()).createNamespacedSecret(namespace, new V1Secret()

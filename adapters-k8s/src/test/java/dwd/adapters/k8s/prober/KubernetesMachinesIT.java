@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.adapters.k8s.testing.TestWatchReports;
 import dwd.application.port.out.ApiFailure;
 import dwd.domain.lease.Machine;
 import io.kubernetes.client.custom.V1Patch;
@@ -57,7 +58,8 @@ class KubernetesMachinesIT {
         createMachine(admin, namespace, "machine-c", "node-c", "Running");
         createMachine(admin, namespace, "machine-a", "node-a", "Terminating");
         createMachine(admin, other, "machine-x", "node-x", "Running");
-        try (var machines = new KubernetesMachines(() -> controlPlane.newApiClient(Duration.ofSeconds(30)))) {
+        try (var machines = new KubernetesMachines(() -> controlPlane.newApiClient(Duration.ofSeconds(30)),
+                TestWatchReports.create())) {
             machines.start();
             await().atMost(DEADLINE).until(machines::hasSynced);
             createMachine(admin, namespace, "machine-b", null, null); // not joined yet: no node, no phase
@@ -78,7 +80,8 @@ class KubernetesMachinesIT {
         String namespace = controlPlane.createNamespace("shoot--machine-changes");
         createMachine(admin, namespace, "machine-0", "node-0", "Pending");
         createMachine(admin, namespace, "machine-1", "node-1", "Running");
-        try (var machines = new KubernetesMachines(() -> controlPlane.newApiClient(Duration.ofSeconds(30)))) {
+        try (var machines = new KubernetesMachines(() -> controlPlane.newApiClient(Duration.ofSeconds(30)),
+                TestWatchReports.create())) {
             machines.start();
             await().atMost(DEADLINE).until(machines::hasSynced);
             assertThat(machines.inNamespace(namespace)).hasSize(2);
@@ -100,7 +103,8 @@ class KubernetesMachinesIT {
         ApiClient admin = controlPlane.apiClient();
         String namespace = controlPlane.createNamespace("shoot--machines-read");
         createMachine(admin, namespace, "machine-0", "node-0", "Running");
-        try (var machines = new KubernetesMachines(() -> controlPlane.newApiClient(Duration.ofSeconds(30)))) {
+        try (var machines = new KubernetesMachines(() -> controlPlane.newApiClient(Duration.ofSeconds(30)),
+                TestWatchReports.create())) {
             assertThat(machines.hasSynced()).as("not started").isFalse();
             assertThat(machines.inNamespace(namespace)).containsExactly(new Machine("machine-0", Optional.of("node-0"), "Running"));
         }
@@ -110,13 +114,54 @@ class KubernetesMachinesIT {
         }
         var unreachable = new ApiClient();
         unreachable.setBasePath("http://127.0.0.1:" + closedPort);
-        try (var machines = new KubernetesMachines(() -> unreachable)) {
+        try (var machines = new KubernetesMachines(() -> unreachable, TestWatchReports.create())) {
             assertThatThrownBy(() -> machines.inNamespace("shoot--x"))
                     .isInstanceOfSatisfying(ApiFailure.class, failure -> {
                         assertThat(failure.kind()).isEqualTo(ApiFailure.Kind.UNAVAILABLE);
                         assertThat(failure.getMessage()).startsWith("listing Machines in namespace shoot--x (the Machine"
                                 + " cache is not trusted now): cannot connect");
                     });
+        }
+    }
+
+    @Test
+    void whileTheCacheIsNotTrustedACopyCurrentWithinTheLimitIsTakenWithoutReadingTheSeed(LocalControlPlane controlPlane)
+            throws Exception {
+        ApiClient admin = controlPlane.apiClient();
+        String namespace = controlPlane.createNamespace("shoot--machines-copy");
+        String other = controlPlane.createNamespace("shoot--machines-elsewhere");
+        createMachine(admin, namespace, "machine-0", "node-0", "Running");
+        var seed = new FailingWatches("/namespaces/" + namespace + "/machines");
+        try (var machines = new KubernetesMachines(() -> seed.on(controlPlane.newApiClient(Duration.ofSeconds(30))),
+                TestWatchReports.create())) {
+            machines.start();
+            await().atMost(DEADLINE).until(machines::hasSynced);
+
+            seed.failing.set(true);
+            createMachine(admin, other, "machine-x", "node-x", "Running"); // an event: the watch fails on reading it
+            await("the cache not trusted").atMost(DEADLINE).until(() -> !machines.hasSynced());
+
+            assertThat(machines.inNamespace(namespace)).containsExactly(new Machine("machine-0", Optional.of("node-0"), "Running"));
+            assertThat(seed.reads).as("the cache's copy, seconds old, answered").hasValue(0);
+        }
+    }
+
+    @Test
+    void aCacheWithNoCopyReadsEachNamespaceFromTheSeedOnceWithinTheLimit(LocalControlPlane controlPlane) throws Exception {
+        ApiClient admin = controlPlane.apiClient();
+        String namespace = controlPlane.createNamespace("shoot--machines-once");
+        createMachine(admin, namespace, "machine-0", "node-0", "Running");
+        var seed = new FailingWatches("/namespaces/" + namespace + "/machines");
+        seed.failing.set(true);
+        try (var machines = new KubernetesMachines(() -> seed.on(controlPlane.newApiClient(Duration.ofSeconds(30))),
+                TestWatchReports.create())) {
+            machines.start();
+            for (int probe = 0; probe < 3; probe++) {
+                assertThat(machines.inNamespace(namespace)).containsExactly(
+                        new Machine("machine-0", Optional.of("node-0"), "Running"));
+            }
+            assertThat(machines.hasSynced()).isFalse();
+            assertThat(seed.reads).as("one read for three probes").hasValue(1);
         }
     }
 }

@@ -7,6 +7,7 @@ import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ApiFailure.Kind;
 import dwd.domain.config.ResourceRef;
+import dwd.adapters.k8s.testing.TestWatchReports;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
@@ -91,7 +92,7 @@ class KubernetesScalableResourcesDryRunIT {
     @Test
     void everyWriteIsSentWithDryRunAllAndNothingIsPersisted() throws ApiException {
         String before = deployment().getMetadata().getResourceVersion();
-        try (var resources = KubernetesScalableResources.serverDryRun(seedClients(null))) {
+        try (var resources = KubernetesScalableResources.serverDryRun(seedClients(null), TestWatchReports.create())) {
             assertThat(resources.dryRunWrites()).isTrue();
             resources.patchAnnotations(namespace, KCM, MELTDOWN_MARKS, TIMEOUT);
             String recorded = resources.patchAnnotationsAt(namespace, KCM, before, MELTDOWN_MARKS, TIMEOUT);
@@ -110,7 +111,7 @@ class KubernetesScalableResourcesDryRunIT {
         assertThat(requests).filteredOn(request -> !request.startsWith("GET")).containsExactly(
                 "PATCH " + path + "?dryRun=All", "PATCH " + path + "?dryRun=All", "PUT " + path + "/scale?dryRun=All",
                 "PATCH " + path + "?dryRun=All", "PUT " + path + "/scale?dryRun=All");
-        try (var real = new KubernetesScalableResources(seedClients(null))) {
+        try (var real = new KubernetesScalableResources(seedClients(null), TestWatchReports.create())) {
             assertThat(real.dryRunWrites()).isFalse();
         }
     }
@@ -118,7 +119,7 @@ class KubernetesScalableResourcesDryRunIT {
     @Test
     void theServerRefusesADryRunAsItWouldRefuseTheRealWrite() throws ApiException {
         grantEverythingButScaling("dwd-shadow-limited");
-        try (var limited = KubernetesScalableResources.serverDryRun(seedClients("dwd-shadow-limited"))) {
+        try (var limited = KubernetesScalableResources.serverDryRun(seedClients("dwd-shadow-limited"), TestWatchReports.create())) {
             limited.patchAnnotations(namespace, KCM, MELTDOWN_MARKS, TIMEOUT); // allowed
             String version = deployment().getMetadata().getResourceVersion();
             ApiFailure forbidden = failureOf(() -> limited.scaleAt(namespace, KCM, version, 0, TIMEOUT));
@@ -130,7 +131,7 @@ class KubernetesScalableResourcesDryRunIT {
                     new ResourceRef("apps/v1", "Deployment", "not-there"), MELTDOWN_MARKS, TIMEOUT));
             assertThat(missing.kind()).isEqualTo(Kind.NOT_FOUND);
         }
-        try (var admin = KubernetesScalableResources.serverDryRun(seedClients(null))) {
+        try (var admin = KubernetesScalableResources.serverDryRun(seedClients(null), TestWatchReports.create())) {
             String version = deployment().getMetadata().getResourceVersion();
             assertThat(failureOf(() -> admin.scaleAt(namespace, KCM, version, -1, TIMEOUT)).kind()).isEqualTo(Kind.INVALID);
         }

@@ -11,6 +11,7 @@ import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ApiFailure.Kind;
 import dwd.application.port.out.ScalableResource;
 import dwd.domain.config.ResourceRef;
+import dwd.adapters.k8s.testing.TestWatchReports;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -67,7 +68,7 @@ class KubernetesScalableResourcesIT {
         this.controlPlane = controlPlane;
         this.admin = controlPlane.apiClient();
         this.apps = new AppsV1Api(admin);
-        this.resources = new KubernetesScalableResources(seedClients());
+        this.resources = new KubernetesScalableResources(seedClients(), TestWatchReports.create());
         this.namespace = controlPlane.createNamespace("shoot--scale");
     }
 
@@ -355,7 +356,7 @@ class KubernetesScalableResourcesIT {
         createDeployment(KCM.name(), 3, Map.of());
         List<String> requests = new CopyOnWriteArrayList<>();
         String path = "/apis/apps/v1/namespaces/" + namespace + "/deployments/" + KCM.name();
-        try (var recording = new KubernetesScalableResources(seedClientsRecording(requests))) {
+        try (var recording = new KubernetesScalableResources(seedClientsRecording(requests), TestWatchReports.create())) {
             await("the cache holds KCM").atMost(Duration.ofSeconds(30))
                     .until(() -> recording.cached(namespace, KCM).isPresent());
             ScalableResource cached = recording.cached(namespace, KCM).orElseThrow();
@@ -381,7 +382,7 @@ class KubernetesScalableResourcesIT {
         createDeployment(KCM.name(), 3, Map.of());
         createEtcdStatefulSet();
         List<String> requests = new CopyOnWriteArrayList<>();
-        try (var recording = new KubernetesScalableResources(seedClientsRecording(requests))) {
+        try (var recording = new KubernetesScalableResources(seedClientsRecording(requests), TestWatchReports.create())) {
             for (ResourceRef ref : List.of(KCM, ETCD)) {
                 ScalableResource seen = readVersioned(ref);
                 requests.clear();
@@ -414,7 +415,7 @@ class KubernetesScalableResourcesIT {
         createReplicationController();
         createScalable(Map.of());
         List<String> requests = new CopyOnWriteArrayList<>();
-        try (var recording = new KubernetesScalableResources(seedClientsRecording(requests))) {
+        try (var recording = new KubernetesScalableResources(seedClientsRecording(requests), TestWatchReports.create())) {
             for (ResourceRef ref : List.of(RC, SCALABLE)) {
                 assertThat(recording.scalesInOneWrite(ref)).as("%s", ref).isFalse();
                 ScalableResource seen = readVersioned(ref);
@@ -495,7 +496,7 @@ class KubernetesScalableResourcesIT {
     void everyCallIsBoundedByItsTimeout() throws IOException {
         try (var silent = LoopbackServer.silent()) {
             Supplier<ApiClient> unresponsiveSeed = () -> new ApiClient().setBasePath(silent.url());
-            try (var stuck = new KubernetesScalableResources(unresponsiveSeed)) {
+            try (var stuck = new KubernetesScalableResources(unresponsiveSeed, TestWatchReports.create())) {
                 Duration bound = Duration.ofMillis(700);
                 for (Runnable call : List.<Runnable>of(
                         () -> stuck.read(namespace, KCM, bound),

@@ -12,6 +12,7 @@ import dwd.application.port.out.ShootApi;
 import dwd.domain.lease.Node;
 import dwd.domain.lease.NodeCondition;
 import dwd.domain.lease.NodeLease;
+import dwd.adapters.k8s.testing.TestWatchReports;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -33,6 +34,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,7 +56,8 @@ class KubernetesShootClientsIT {
     void setUp(LocalControlPlane controlPlane) {
         this.controlPlane = controlPlane;
         this.core = new CoreV1Api(controlPlane.apiClient());
-        this.shootClients = new KubernetesShootClients(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
+        this.shootClients = new KubernetesShootClients(() -> controlPlane.newApiClient(Duration.ofSeconds(30)),
+                UnaryOperator.identity(), TestWatchReports.create());
         this.namespace = controlPlane.createNamespace("shoot--clients");
     }
 
@@ -408,6 +411,29 @@ class KubernetesShootClientsIT {
                     assertThat(shoot.version()).isEqualTo("v1.36.0-loopback");
                 }
             });
+        }
+    }
+
+    @Test
+    void whileTheSecretCacheIsNotTrustedACopyCurrentWithinTheLimitIsTakenWithoutReadingTheSeed() throws Exception {
+        createKubeconfigSecret(controlPlane.selfContainedKubeconfig());
+        var seed = new FailingWatches("/namespaces/" + namespace + "/secrets/" + SECRET);
+        try (var clients = new KubernetesShootClients(() -> seed.on(controlPlane.newApiClient(Duration.ofSeconds(30))),
+                UnaryOperator.identity(), TestWatchReports.create())) {
+            clients.open(namespace, SECRET, TIMEOUT).close();
+            await().atMost(Duration.ofSeconds(30)).until(() -> clients.isCached(namespace, SECRET));
+
+            seed.failing.set(true);
+            core.replaceNamespacedSecret(SECRET, namespace, new V1Secret().metadata(new V1ObjectMeta().name(SECRET))
+                    .data(Map.of("kubeconfig", controlPlane.selfContainedKubeconfig().getBytes(StandardCharsets.UTF_8),
+                            "token", "changed".getBytes(StandardCharsets.UTF_8)))).execute(); // an event: the watch fails
+            await("the watch failed, and cannot list afresh").atMost(Duration.ofSeconds(30))
+                    .until(() -> seed.refused.get() > 0);
+            int before = seed.reads.get();
+            try (ShootApi shoot = clients.open(namespace, SECRET, TIMEOUT)) {
+                assertThat(shoot.version()).as("the cache's copy, seconds old, serves the probe").startsWith("v1.36.");
+            }
+            assertThat(seed.reads.get()).as("no GET of the secret").isEqualTo(before);
         }
     }
 

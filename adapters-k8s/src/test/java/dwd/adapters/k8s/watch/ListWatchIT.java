@@ -9,6 +9,7 @@ import dwd.adapters.k8s.JsonFields;
 import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.adapters.k8s.testing.SilencingTcpProxy;
+import dwd.adapters.k8s.testing.TestWatchReports;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -24,6 +25,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.MediaType;
+import okhttp3.Protocol;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
 import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -75,14 +80,13 @@ class ListWatchIT {
                 + JsonFields.string(configMap, "data", "key").orElse("");
     }
 
-    private ListWatch<String> configMaps(ApiClient client, String namespace, ListWatch.Handler<String> handler,
-            OutageLog outages) {
+    private ListWatch<String> configMaps(ApiClient client, String namespace, ListWatch.Handler<String> handler) {
         var core = new CoreV1Api(client);
         var watch = new ListWatch<>("ConfigMaps",
                 (isWatch, resourceVersion, timeoutSeconds) -> core.listNamespacedConfigMap(namespace)
                         .resourceVersion(resourceVersion).watch(isWatch).allowWatchBookmarks(isWatch ? true : null)
                         .timeoutSeconds(timeoutSeconds).buildCall(null),
-                ListWatchIT::nameAndValue, handler, outages);
+                ListWatchIT::nameAndValue, handler, TestWatchReports.detecting(client), WatchOptions.on(client));
         cleanup.add(watch);
         return watch;
     }
@@ -99,7 +103,7 @@ class ListWatchIT {
         core.createNamespacedConfigMap(namespace, configMap("before", "1")).execute();
         ApiClient client = OwnedClients.forWatches(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
         var recorded = new Recorded();
-        var watch = configMaps(client, namespace, recorded, OutageLog.of(client));
+        var watch = configMaps(client, namespace, recorded);
 
         assertThat(watch.hasSynced()).isFalse();
         watch.start();
@@ -135,7 +139,7 @@ class ListWatchIT {
             attempts.add(System.nanoTime());
             return core.listNamespacedConfigMap("default").resourceVersion(resourceVersion).watch(isWatch)
                     .timeoutSeconds(timeoutSeconds).buildCall(null);
-        }, ListWatchIT::nameAndValue, ListWatch.Handler.none(), OutageLog.of(client));
+        }, ListWatchIT::nameAndValue, ListWatch.Handler.none(), TestWatchReports.detecting(client), WatchOptions.on(client));
         cleanup.add(watch);
         watch.start();
 
@@ -165,7 +169,7 @@ class ListWatchIT {
             attempts.add(System.nanoTime());
             return custom.listClusterCustomObject("gizmos.example.com", "v1", "gizmos").resourceVersion(resourceVersion)
                     .watch(isWatch).timeoutSeconds(timeoutSeconds).buildCall(null);
-        }, ListWatchIT::nameAndValue, ListWatch.Handler.none(), OutageLog.of(client));
+        }, ListWatchIT::nameAndValue, ListWatch.Handler.none(), TestWatchReports.detecting(client), WatchOptions.on(client));
         cleanup.add(watch);
         watch.start();
 
@@ -190,10 +194,10 @@ class ListWatchIT {
         cleanup.add(proxy);
         ApiClient client = OwnedClients.forWatches(
                 () -> ApiClients.fromKubeconfig(proxy.route(controlPlane.kubeconfig()), Duration.ofSeconds(30)));
-        var outages = OutageLog.of(client);
+        var reports = TestWatchReports.detecting(client);
         var seen = Collections.synchronizedList(new ArrayList<String>());
-        var watch = liveConfigMaps(client, namespace, seen::add, outages,
-                WatchOptions.defaults().withSilenceBound(BOUND).droppingConnectionsOf(client), new AtomicInteger(), false);
+        var watch = liveConfigMaps(client, namespace, seen::add, reports, shortSilence(client, BOUND),
+                new AtomicInteger(), false);
         watch.start();
         assertThat(watch.awaitFirstList(Duration.ofSeconds(30))).isTrue();
         var core = new CoreV1Api(controlPlane.apiClient());
@@ -206,7 +210,7 @@ class ListWatchIT {
         core.createNamespacedConfigMap(namespace, configMap("during", "2")).execute();
         await("the silence noticed").atMost(NOTICED_WITHIN).until(() -> !watch.hasSynced());
         assertThat(watch.age()).as("the cache's age: nothing heard since the silence began").isGreaterThan(BOUND);
-        assertThat(outages.caches().oldest("configmaps")).hasValueSatisfying(age -> assertThat(age).isGreaterThan(BOUND));
+        assertThat(reports.running().oldest("configmaps")).hasValueSatisfying(age -> assertThat(age).isGreaterThan(BOUND));
         assertThat(seen).as("a silent connection brings nothing").doesNotContain("during=2");
         assertThat(log.atLeast(Level.WARN)).anySatisfy(line -> assertThat(line.message())
                 .startsWith("ConfigMaps: nothing heard from API server https://127.0.0.1:" + proxy.port() + " for 3s,"
@@ -225,14 +229,71 @@ class ListWatchIT {
     }
 
     @Test
+    void afterASilenceTheWatchListsOnANewConnectionEvenWhileItsSharedOneIsBusy(LocalControlPlane controlPlane)
+            throws Exception {
+        String namespace = controlPlane.createNamespace("silent-shared");
+        var proxy = SilencingTcpProxy.inFrontOf(controlPlane.kubeconfig());
+        cleanup.add(proxy);
+        ApiClient client = OwnedClients.forWatches(
+                () -> ApiClients.fromKubeconfig(proxy.route(controlPlane.kubeconfig()), Duration.ofSeconds(30)));
+        var reports = TestWatchReports.detecting(client);
+        var seen = Collections.synchronizedList(new ArrayList<String>());
+        var silenced = liveConfigMaps(client, namespace, seen::add, reports, shortSilence(client, BOUND),
+                new AtomicInteger(), false);
+        // Another watch on the same client, so on the same HTTP/2 connection; it notices silences much later.
+        var neighbour = liveConfigMaps(client, namespace, object -> { }, reports,
+                shortSilence(client, Duration.ofMinutes(5)), new AtomicInteger(), false);
+        silenced.start();
+        assertThat(silenced.awaitFirstList(DEADLINE)).isTrue();
+        neighbour.start();
+        assertThat(neighbour.awaitFirstList(DEADLINE)).isTrue();
+        assertThat(proxy.connectionsOpened()).as("both watches on one connection").isEqualTo(1);
+
+        proxy.silenceOpenConnections();
+        new CoreV1Api(controlPlane.apiClient()).createNamespacedConfigMap(namespace, configMap("during", "1")).execute();
+
+        await("listed afresh on a new connection, while the silent one still carries the other watch")
+                .atMost(NOTICED_WITHIN).until(() -> seen.contains("during=1") && silenced.hasSynced());
+        assertThat(proxy.connectionsOpened()).isGreaterThan(1);
+        assertThat(neighbour.hasSynced()).as("the other watch has not noticed its silence yet").isTrue();
+    }
+
+    @Test
+    void aServerCannotParkAWatchForLongerThanItsLongestBackOff(LocalControlPlane controlPlane) throws Exception {
+        String namespace = controlPlane.createNamespace("retry-after");
+        var throttled = new AtomicInteger();
+        ApiClient client = ApiClients.intercepting(chain -> {
+            if (throttled.get() < 2 && "GET".equals(chain.request().method())) {
+                // Long.MAX_VALUE seconds, then 100 years.
+                String retryAfter = throttled.incrementAndGet() == 1 ? String.valueOf(Long.MAX_VALUE) : "3153600000";
+                return new Response.Builder().request(chain.request()).protocol(Protocol.HTTP_1_1).code(429)
+                        .message("Too Many Requests").header("Retry-After", retryAfter)
+                        .body(ResponseBody.create("{}", MediaType.get("application/json"))).build();
+            }
+            return chain.proceed(chain.request());
+        }).apply(OwnedClients.forWatches(() -> controlPlane.newApiClient(Duration.ofSeconds(30))));
+        var reports = TestWatchReports.detecting(client);
+        var watch = liveConfigMaps(client, namespace, object -> { }, reports,
+                WatchOptions.on(client).backingOff(Duration.ofMillis(100), Duration.ofMillis(500)), new AtomicInteger(),
+                false);
+        watch.start();
+
+        await("listed after two waits of at most 500 ms").atMost(DEADLINE).until(watch::hasSynced);
+        assertThat(throttled).hasValue(2);
+        assertThat(reports.running().dead()).isEmpty();
+        assertThat(log.lines()).anySatisfy(line -> assertThat(line.message()).contains("retrying in 500ms"));
+    }
+
+    @Test
     void aLoopThatFailsUnexpectedlyIsNotTrustedUntilItListedAfreshAndGoesOn(LocalControlPlane controlPlane)
             throws Exception {
         String namespace = controlPlane.createNamespace("failing-watch");
         ApiClient client = OwnedClients.forWatches(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
         var seen = Collections.synchronizedList(new ArrayList<String>());
         var watchRequests = new AtomicInteger();
-        var watch = liveConfigMaps(client, namespace, seen::add, OutageLog.of(client),
-                new WatchOptions(Duration.ofSeconds(2), Duration.ofSeconds(30), () -> { }, () -> { }), watchRequests, true);
+        var reports = TestWatchReports.detecting(client);
+        var watch = liveConfigMaps(client, namespace, seen::add, reports,
+                WatchOptions.on(client).backingOff(Duration.ofSeconds(2), Duration.ofSeconds(30)), watchRequests, true);
         watch.start();
         assertThat(watch.awaitFirstList(Duration.ofSeconds(30))).isTrue();
         await("the injected failure").atMost(Duration.ofSeconds(30)).until(() -> watchRequests.get() >= 1);
@@ -242,7 +303,7 @@ class ListWatchIT {
         assertThat(watch.hasSynced()).isTrue();
         new CoreV1Api(controlPlane.apiClient()).createNamespacedConfigMap(namespace, configMap("later", "1")).execute();
         await().atMost(Duration.ofSeconds(30)).until(() -> seen.contains("later=1"));
-        assertThat(watch.isDead()).isFalse();
+        assertThat(reports.running().dead()).isEmpty();
         assertThat(log.atLeast(Level.ERROR)).singleElement().satisfies(line -> {
             assertThat(line.message()).startsWith("ConfigMaps: the watch failed unexpectedly; listing afresh in 2");
             assertThat(line.hasThrowable()).as("a bug's stack trace is logged").isTrue();
@@ -253,24 +314,24 @@ class ListWatchIT {
     void aLoopThatCannotGoOnLeavesItsCacheUntrustedAndSaysItIsDead(LocalControlPlane controlPlane) throws Exception {
         String namespace = controlPlane.createNamespace("dead-watch");
         ApiClient client = OwnedClients.forWatches(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
-        var outages = OutageLog.of(client);
+        var reports = TestWatchReports.detecting(client);
         var watch = liveConfigMaps(client, namespace, nameAndValue -> {
             if (nameAndValue.startsWith("fatal=")) {
                 throw new StackOverflowError("injected");
             }
-        }, outages, WatchOptions.defaults(), new AtomicInteger(), false);
+        }, reports, WatchOptions.on(client), new AtomicInteger(), false);
         watch.start();
         assertThat(watch.awaitFirstList(Duration.ofSeconds(30))).isTrue();
-        assertThat(outages.caches().dead()).isEmpty();
+        assertThat(reports.running().dead()).isEmpty();
 
         new CoreV1Api(controlPlane.apiClient()).createNamespacedConfigMap(namespace, configMap("fatal", "1")).execute();
-        await("the loop ended").atMost(Duration.ofSeconds(30)).until(watch::isDead);
+        await("the loop ended").atMost(Duration.ofSeconds(30)).until(() -> !reports.running().dead().isEmpty());
         assertThat(watch.hasSynced()).isFalse();
-        assertThat(outages.caches().dead()).containsExactly("ConfigMaps");
+        assertThat(reports.running().dead()).containsExactly("ConfigMaps");
         assertThat(log.atLeast(Level.ERROR)).singleElement().satisfies(line -> assertThat(line.message())
                 .isEqualTo("ConfigMaps: the watch stopped for good; its cache is no longer trusted and readers ask the server"));
         watch.close();
-        assertThat(outages.caches().dead()).as("a closed watch is no longer running").isEmpty();
+        assertThat(reports.running().dead()).as("a closed watch is no longer running").isEmpty();
     }
 
     /**
@@ -278,7 +339,7 @@ class ListWatchIT {
      * counting its watch requests; with {@code failFirstWatch}, building the first one throws.
      */
     private ListWatch<String> liveConfigMaps(ApiClient client, String namespace, java.util.function.Consumer<String> seen,
-            OutageLog outages, WatchOptions options, AtomicInteger watchRequests, boolean failFirstWatch) {
+            WatchReports reports, WatchOptions options, AtomicInteger watchRequests, boolean failFirstWatch) {
         var core = new CoreV1Api(client);
         var watch = new ListWatch<>("ConfigMaps", (isWatch, resourceVersion, timeoutSeconds) -> {
             if (isWatch && watchRequests.incrementAndGet() == 1 && failFirstWatch) {
@@ -295,9 +356,14 @@ class ListWatchIT {
             @Override
             public void deleted(String object) {
             }
-        }, outages, options);
+        }, reports, options);
         cleanup.add(watch);
         return watch;
+    }
+
+    /** Default back-off, and a silence bound short enough for a test. */
+    private static WatchOptions shortSilence(ApiClient client, Duration bound) {
+        return new WatchOptions(Duration.ofSeconds(1), Duration.ofSeconds(30), bound, client);
     }
 
     private static int unused() throws IOException {

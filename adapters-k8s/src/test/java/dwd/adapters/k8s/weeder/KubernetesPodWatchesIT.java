@@ -6,13 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dwd.adapters.k8s.ApiClients;
 import dwd.adapters.k8s.testing.LocalControlPlane;
+import dwd.adapters.k8s.testing.TestWatchReports;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.adapters.k8s.watch.WatchReports;
 import dwd.application.port.out.PodWatch;
 import dwd.domain.selector.LabelSelector;
 import dwd.domain.selector.Requirement;
 import dwd.domain.weeding.CrashLoop;
 import dwd.domain.weeding.PodState;
+import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,12 +33,28 @@ class KubernetesPodWatchesIT {
 
     private final LocalControlPlane controlPlane;
     private final ControlPlaneObjects objects;
+    private final WatchReports reports = TestWatchReports.create();
+    /** The pod lists and watches the adapter sent. */
+    private final List<String> requests = new CopyOnWriteArrayList<>();
     private final KubernetesPodWatches watches;
 
     KubernetesPodWatchesIT(LocalControlPlane controlPlane) {
         this.controlPlane = controlPlane;
         this.objects = new ControlPlaneObjects(controlPlane.apiClient());
-        this.watches = new KubernetesPodWatches(WeederHarness.watchClient(controlPlane));
+        this.watches = new KubernetesPodWatches(counted(WeederHarness.watchClient(controlPlane)), reports);
+    }
+
+    /** {@code client}, noting each request it sends as {@code list} or {@code watch}. */
+    private ApiClient counted(ApiClient client) {
+        return ApiClients.intercepting(chain -> {
+            requests.add("true".equals(chain.request().url().queryParameter("watch")) ? "watch" : "list");
+            return chain.proceed(chain.request());
+        }).apply(client);
+    }
+
+    /** Whether a pod watch runs: one that was closed leaves the registry when its thread has ended. */
+    private boolean anyRunning() {
+        return reports.running().oldest("pods").isPresent();
     }
 
     @Test
@@ -54,7 +74,7 @@ class KubernetesPodWatchesIT {
             assertThat(seen).extracting(PodState::name).doesNotContain("etcd-main-0");
             assertThat(seen).allSatisfy(pod -> assertThat(pod.namespace()).isEqualTo(ns));
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> watches.openWatches() == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !anyRunning());
     }
 
     @Test
@@ -64,12 +84,13 @@ class KubernetesPodWatchesIT {
         for (int i = 0; i < 50; i++) {
             open.add(watches.watch(ns, APISERVER_PODS, pod -> { }));
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> watches.openWatches() == 50);
+        await("each listed and watching").atMost(Duration.ofSeconds(10))
+                .until(() -> requests.stream().filter("watch"::equals).count() == 50);
 
         open.forEach(PodWatch::close);
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> watches.openWatches() == 0);
-        assertThat(watches.restarts()).isZero();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !anyRunning());
+        assertThat(requests).as("none went on after a failure or an end").hasSize(100);
     }
 
     @Test
@@ -81,24 +102,25 @@ class KubernetesPodWatchesIT {
 
         watches.close();
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> watches.openWatches() == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !anyRunning());
     }
 
     @Test
     void aWatchThatCannotReachTheServerRetriesUntilClosed() {
-        var client = WeederHarness.watchClient(controlPlane).setBasePath("https://127.0.0.1:1");
-        var unreachable = new KubernetesPodWatches(client, Duration.ofMillis(20), Duration.ofMillis(100));
+        var client = counted(WeederHarness.watchClient(controlPlane).setBasePath("https://127.0.0.1:1"));
+        var unreachable = new KubernetesPodWatches(client, reports);
 
         PodWatch watch = unreachable.watch("any", APISERVER_PODS, pod -> { });
-        await().atMost(Duration.ofSeconds(10)).until(() -> unreachable.restarts() >= 3);
+        await("listed again and again, with back-off").atMost(Duration.ofSeconds(10)).until(() -> requests.size() >= 4);
+        assertThat(anyRunning()).isTrue();
         watch.close();
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> unreachable.openWatches() == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !anyRunning());
     }
 
     @Test
     void aClientWithAReadTimeoutIsRefused() {
-        assertThatThrownBy(() -> new KubernetesPodWatches(controlPlane.newApiClient(Duration.ofSeconds(5))))
+        assertThatThrownBy(() -> new KubernetesPodWatches(controlPlane.newApiClient(Duration.ofSeconds(5)), reports))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("read timeout 0");
     }

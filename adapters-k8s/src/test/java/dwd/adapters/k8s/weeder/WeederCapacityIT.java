@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
+import dwd.adapters.k8s.testing.TestWatchReports;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
@@ -38,7 +39,8 @@ class WeederCapacityIT {
     void aHundredReadyServicesAtStartupGetAHundredWeedersThatAllSettle(LocalControlPlane controlPlane) {
         var objects = new ControlPlaneObjects(controlPlane.apiClient());
         ApiClient watchClient = WeederHarness.watchClient(controlPlane);
-        var podWatches = new KubernetesPodWatches(watchClient);
+        var reports = TestWatchReports.create();
+        var podWatches = new KubernetesPodWatches(watchClient, reports);
         List<String> namespaces = new ArrayList<>();
         for (int n = 0; n < NAMESPACES; n++) {
             String ns = controlPlane.createNamespace("capacity");
@@ -54,12 +56,12 @@ class WeederCapacityIT {
                     objects.crashLoop(ns, "kube-apiserver-" + cycle);
                 }
                 long started = System.nanoTime();
-                try (var weeder = new WeederHarness(podWatches, controlPlane.apiClient(), watchClient,
+                try (var weeder = new WeederHarness(podWatches, reports, controlPlane.apiClient(), watchClient,
                         WeederHarness.gardenerConfig(WINDOW)).start()) {
                     await().atMost(Duration.ofSeconds(30)).until(() -> weeder.count("started") == NAMESPACES);
                     await().atMost(Duration.ofSeconds(30)).until(() -> weeder.count("deleted") == NAMESPACES);
                     await().atMost(Duration.ofSeconds(30)).until(() -> weeder.count("stopped EXPIRED") == NAMESPACES);
-                    await().atMost(Duration.ofSeconds(10)).until(() -> podWatches.openWatches() == 0);
+                    await().atMost(Duration.ofSeconds(10)).until(() -> reports.running().oldest("pods").isEmpty());
                     assertThat(weeder.supervisor.runningWeeders()).isEmpty();
                     assertThat(weeder.supervisor.knownServices()).isGreaterThanOrEqualTo(NAMESPACES);
                 }
@@ -72,7 +74,7 @@ class WeederCapacityIT {
         }
 
         report(cycles);
-        assertThat(podWatches.openWatches()).isZero();
+        assertThat(reports.running().oldest("pods")).as("no pod watch runs").isEmpty();
         Cycle first = cycles.getFirst();
         Cycle last = cycles.getLast();
         assertThat(last.heapBytes()).as("heap after the last cycle vs the first").isLessThan(first.heapBytes() + ALLOWED_HEAP_GROWTH);

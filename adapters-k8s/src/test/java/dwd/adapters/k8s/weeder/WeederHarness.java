@@ -2,6 +2,9 @@ package dwd.adapters.k8s.weeder;
 
 import static org.awaitility.Awaitility.await;
 
+import dwd.adapters.k8s.ApiClients;
+import dwd.adapters.k8s.testing.TestWatchReports;
+import dwd.adapters.k8s.watch.WatchReports;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.PodWatches;
 import dwd.application.port.out.Pods;
@@ -21,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -62,6 +66,8 @@ final class WeederHarness implements AutoCloseable {
     record Event(String namespace, String service, String what, Instant at) { }
 
     final SystemScheduler scheduler = new SystemScheduler();
+    /** Where the harness's watches report, as a process's would: which of them run. */
+    final WatchReports reports;
     final KubernetesPodWatches podWatches;
     final WeederSupervisor supervisor;
     final EndpointSliceWatch sliceWatch;
@@ -70,17 +76,51 @@ final class WeederHarness implements AutoCloseable {
     final List<Event> events = new CopyOnWriteArrayList<>();
     private final List<Predicate<PodState>> holds = new CopyOnWriteArrayList<>();
     private final List<Runnable> held = new ArrayList<>();
+    /** Pod watch requests, when this harness made its pod watches (and so could count them). */
+    private AtomicInteger podWatchRequests = new AtomicInteger();
 
     WeederHarness(ApiClient watchClient, ApiClient requestClient, WeederConfig config) {
-        this(new KubernetesPodWatches(watchClient), requestClient, watchClient, config);
+        this(new AtomicInteger(), TestWatchReports.create(), watchClient, requestClient, config);
     }
 
-    WeederHarness(KubernetesPodWatches podWatches, ApiClient requestClient, ApiClient watchClient, WeederConfig config) {
+    private WeederHarness(AtomicInteger podWatchRequests, WatchReports reports, ApiClient watchClient,
+            ApiClient requestClient, WeederConfig config) {
+        this(new KubernetesPodWatches(countingPodWatches(watchClient, podWatchRequests), reports), reports, requestClient,
+                watchClient, config);
+        this.podWatchRequests = podWatchRequests;
+    }
+
+    /** @param reports where {@code podWatches} report */
+    WeederHarness(KubernetesPodWatches podWatches, WatchReports reports, ApiClient requestClient, ApiClient watchClient,
+            WeederConfig config) {
+        this.reports = reports;
         this.podWatches = podWatches;
         var pods = new KubernetesPods(requestClient);
         this.supervisor = new WeederSupervisor(config, scheduler, recordingWatches(podWatches), recordingPods(pods),
                 new RecordingObserver());
-        this.sliceWatch = new EndpointSliceWatch(watchClient, config.servicesAndDependantSelectors().keySet(), supervisor);
+        this.sliceWatch = new EndpointSliceWatch(watchClient, config.servicesAndDependantSelectors().keySet(), supervisor,
+                reports);
+    }
+
+    /** Pod watch requests sent so far: each one after the first goes on from where the one before ended. */
+    int podWatchRequests() {
+        return podWatchRequests.get();
+    }
+
+    /** Counts the pod watch requests {@code client} sends in {@code counter}. */
+    private static ApiClient countingPodWatches(ApiClient client, AtomicInteger counter) {
+        return ApiClients.intercepting(chain -> {
+            var url = chain.request().url();
+            if ("true".equals(url.queryParameter("watch")) && url.encodedPath().endsWith("/pods")) {
+                counter.incrementAndGet();
+            }
+            return chain.proceed(chain.request());
+        }).apply(client);
+    }
+
+    /** Whether no pod watch runs: every one a weeder opened has ended. */
+    boolean noPodWatchRuns() {
+        return reports.running().oldest("pods").isEmpty();
     }
 
     /** Starts the EndpointSlice watch and waits until its initial list has been delivered. */

@@ -92,11 +92,11 @@ class WeederIT {
         await().atMost(DEADLINE).until(() -> objects.podUid(ns, "kube-apiserver-early").isEmpty());
 
         await().atMost(DEADLINE).until(() -> weeder.eventsIn(ns).contains(ETCD_MAIN_CLIENT + " stopped EXPIRED"));
-        await().atMost(DEADLINE).until(() -> weeder.podWatches.openWatches() == 0);
+        await().atMost(DEADLINE).until(() -> weeder.noPodWatchRuns());
         objects.crashLoop(ns, "kube-apiserver-late");
 
         // With no watch open, nothing can see the late crash-loop any more.
-        assertThat(weeder.podWatches.openWatches()).isZero();
+        assertThat(weeder.noPodWatchRuns()).isTrue();
         assertThat(objects.podUid(ns, "kube-apiserver-late")).contains(late);
         assertThat(weeder.deletionsIn(ns)).extracting(WeederHarness.Deletion::uid).containsExactly(early);
     }
@@ -169,7 +169,7 @@ class WeederIT {
         await().atMost(DEADLINE).until(() -> weeder.eventsIn(ns).contains(ETCD_MAIN_CLIENT + " stopped SERVICE_NOT_READY"));
         objects.deleteSlice(ns, "etcd-main-client-x1");
         await().atMost(DEADLINE).until(() -> weeder.supervisor.knownServices() == 0);
-        await().atMost(DEADLINE).until(() -> weeder.podWatches.openWatches() == 0);
+        await().atMost(DEADLINE).until(() -> weeder.noPodWatchRuns());
     }
 
     @Test

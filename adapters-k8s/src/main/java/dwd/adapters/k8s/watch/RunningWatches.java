@@ -8,11 +8,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * The running list-watches of one API server, for what the process says about its caches: how long
- * since each resource's cache last heard from the server (a metric), and which watches ended for good
- * (a liveness check). A watch joins when it starts and leaves when it stops.
+ * The registry of one API server's list-watches that run: for what the process says about its
+ * caches, how long since each resource's cache last heard from the server (a metric), and which
+ * watches ended for good (a liveness check). A watch joins when it starts and leaves when its thread
+ * has ended, or, if its loop died, when it is closed.
  */
-public final class CacheAges {
+public final class RunningWatches {
 
     private final Set<ListWatch<?>> running = ConcurrentHashMap.newKeySet();
     private final Set<String> resources = ConcurrentHashMap.newKeySet();
