@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The prober runs as an identity whose RBAC grants everything it needs except Events: it asks once
+ * The prober runs as an identity whose RBAC grants everything it needs except Events: it asks
  * at start (a SelfSubjectAccessReview), says in one line that Events are off and which rule turns them
  * on, and never sends one (the API server refuses none); the scale-down happens all the same, and the
  * Events not sent are counted. The identity authenticates with a bearer token (the API server's

@@ -110,10 +110,7 @@ public final class ListWatch<T> implements AutoCloseable {
     private String resourceVersion;
     /** The last version listed or told, for readers asking whether a write has been seen. */
     private volatile String seenVersion = "";
-    /**
-     * When the cache was last known current, on the monotonic clock: a complete list, or an event or
-     * bookmark of its watch (an error answer is heard, but makes nothing current); null before the first list.
-     */
+    /** When a list, event or bookmark last made the cache current (monotonic); null before the first list. */
     private volatile Long currentAtNanos;
 
     /**
@@ -174,9 +171,9 @@ public final class ListWatch<T> implements AutoCloseable {
     }
 
     /**
-     * How old the cache's copy is: since it was last known current (a complete list, or an event or
-     * bookmark of its watch), on the monotonic clock; empty before the first complete list. While the
-     * cache is not {@linkplain #hasSynced() trusted}, a reader may still take a copy young enough.
+     * How old the cache's copy is: since a complete list, an event or a bookmark last made it current
+     * (an error answer makes nothing current); empty before the first list. A reader may take a young
+     * enough copy while the cache is not {@linkplain #hasSynced() trusted}.
      */
     public Optional<Duration> copyAge() {
         Long current = currentAtNanos;
@@ -270,18 +267,20 @@ public final class ListWatch<T> implements AutoCloseable {
      * marks it dead.
      */
     private void run() {
+        Throwable ended = null;
         try {
             loop();
         } catch (Throwable fatal) { // an Error, or a failure while handling a failure: nothing goes on from here
+            ended = fatal;
+        } finally {
             if (!isClosed()) {
                 dead = true;
                 LOG.error("{}: the watch stopped for good; its cache is no longer trusted and readers ask the server",
-                        kinds, fatal);
+                        kinds, ended);
             }
-        } finally {
             firstListAttempt.countDown();
             calls.releaseOwnConnections();
-            if (!dead) {
+            if (!dead || isClosed()) { // a dead loop stays listed until it is closed
                 runningWatches.remove(this);
             }
         }

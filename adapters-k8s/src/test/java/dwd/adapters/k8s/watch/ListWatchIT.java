@@ -190,10 +190,8 @@ class ListWatchIT {
     void aConnectionThatGoesSilentIsNoticedWithinTheBoundAndTheCacheCatchesUpOnANewOne(LocalControlPlane controlPlane)
             throws Exception {
         String namespace = controlPlane.createNamespace("silent-watch");
-        var proxy = SilencingTcpProxy.inFrontOf(controlPlane.kubeconfig());
-        cleanup.add(proxy);
-        ApiClient client = OwnedClients.forWatches(
-                () -> ApiClients.fromKubeconfig(proxy.route(controlPlane.kubeconfig()), Duration.ofSeconds(30)));
+        var proxy = silencingProxy(controlPlane);
+        ApiClient client = watchClientThrough(proxy, controlPlane);
         var reports = TestWatchReports.detecting(client);
         var seen = Collections.synchronizedList(new ArrayList<String>());
         var watch = liveConfigMaps(client, namespace, seen::add, reports, shortSilence(client, BOUND),
@@ -232,10 +230,8 @@ class ListWatchIT {
     void afterASilenceTheWatchListsOnANewConnectionEvenWhileItsSharedOneIsBusy(LocalControlPlane controlPlane)
             throws Exception {
         String namespace = controlPlane.createNamespace("silent-shared");
-        var proxy = SilencingTcpProxy.inFrontOf(controlPlane.kubeconfig());
-        cleanup.add(proxy);
-        ApiClient client = OwnedClients.forWatches(
-                () -> ApiClients.fromKubeconfig(proxy.route(controlPlane.kubeconfig()), Duration.ofSeconds(30)));
+        var proxy = silencingProxy(controlPlane);
+        ApiClient client = watchClientThrough(proxy, controlPlane);
         var reports = TestWatchReports.detecting(client);
         var seen = Collections.synchronizedList(new ArrayList<String>());
         var silenced = liveConfigMaps(client, namespace, seen::add, reports, shortSilence(client, BOUND),
@@ -359,6 +355,18 @@ class ListWatchIT {
         }, reports, options);
         cleanup.add(watch);
         return watch;
+    }
+
+    /** A proxy in front of the API server that can silence its connections; closed after the test. */
+    private SilencingTcpProxy silencingProxy(LocalControlPlane controlPlane) throws IOException {
+        var proxy = SilencingTcpProxy.inFrontOf(controlPlane.kubeconfig());
+        cleanup.add(proxy);
+        return proxy;
+    }
+
+    private static ApiClient watchClientThrough(SilencingTcpProxy proxy, LocalControlPlane controlPlane) {
+        return OwnedClients.forWatches(
+                () -> ApiClients.fromKubeconfig(proxy.route(controlPlane.kubeconfig()), Duration.ofSeconds(30)));
     }
 
     /** Default back-off, and a silence bound short enough for a test. */
