@@ -1,6 +1,8 @@
 package dwd.architecture;
 
 import static com.tngtech.archunit.base.DescribedPredicate.describe;
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -50,6 +52,19 @@ final class ArchitectureRules {
 
     /** java.base is open to the core, and with it the machine's clock, which javac cannot tell from any other call. */
     static final ArchRule CORE_TELLS_TIME_THROUGH_ITS_PORTS = coreTellsTimeThroughItsPortsExcept(CLOCK_IMPLEMENTATIONS);
+
+    /**
+     * javac lets every package of the application module use every other. The ports are the contract
+     * between the use cases and the adapters that implement or drive them: a port that named a use
+     * case would make every adapter behind it depend on that use case.
+     */
+    static final ArchRule PORTS_DO_NOT_KNOW_THE_USE_CASES = noClasses()
+            .that().resideInAPackage("dwd.application.port..")
+            .should().dependOnClassesThat(resideInAPackage("dwd.application..")
+                    .and(not(resideInAPackage("dwd.application.port..")))
+                    .as("are use cases (a package of dwd.application other than port)"))
+            .because("ports speak in the domain's and their own terms, so that adapters depend on the ports"
+                    + " and never on a use case");
 
     static ArchRule coreTellsTimeThroughItsPortsExcept(Set<String> exempt) {
         return noClasses()

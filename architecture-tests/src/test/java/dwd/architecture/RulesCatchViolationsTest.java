@@ -9,6 +9,8 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dwd.application.archfixture.ReadsTheWallClock;
 import dwd.application.archfixture.ReadsTimeThroughItsPorts;
 import dwd.application.archfixture.WaitsByTheMachinesClock;
+import dwd.application.port.archfixture.NamesTheUseCases;
+import dwd.application.port.archfixture.SpeaksInPortAndDomainTerms;
 import dwd.application.port.out.Clock;
 import dwd.application.runtime.SystemScheduler;
 import dwd.domain.archfixture.cycle.first.First;
@@ -125,5 +127,27 @@ class RulesCatchViolationsTest {
                         + " <java.util.concurrent.ScheduledExecutorService.schedule(");
         assertThat(ArchitectureRules.CLOCK_IMPLEMENTATIONS)
                 .containsExactlyInAnyOrder(Clock.class.getName(), SystemScheduler.class.getName());
+    }
+
+    @Test
+    void aPortNamingAUseCaseBreaksThePortRule() {
+        assertThatThrownBy(() -> ArchitectureRules.PORTS_DO_NOT_KNOW_THE_USE_CASES.check(imported(NamesTheUseCases.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("was violated (7 times)")
+                .hasMessageContainingAll(
+                        "has return type <dwd.application.check.CheckResult>",
+                        "has return type <dwd.application.health.HealthCheck>",
+                        "has return type <dwd.application.leader.LeaderOnly>",
+                        "has return type <dwd.application.prober.ProbeStatusBoard>",
+                        "has return type <dwd.application.runtime.SystemScheduler>",
+                        "has return type <dwd.application.shadow.ShadowMode>",
+                        "has return type <dwd.application.weeder.WeederStatusBoard>")
+                .hasMessageContaining("never on a use case");
+    }
+
+    @Test
+    void aPortInDomainAndPortTermsKeepsThePortRule() {
+        assertThatCode(() -> ArchitectureRules.PORTS_DO_NOT_KNOW_THE_USE_CASES.check(imported(SpeaksInPortAndDomainTerms.class)))
+                .doesNotThrowAnyException();
     }
 }
