@@ -115,7 +115,7 @@ final class ArchitectureRules {
         JavaClass owner = target.getOwner();
         String name = target.getName();
         List<String> parameters = parameterTypes(target);
-        if (name.equals("wait") && !parameters.isEmpty()) {
+        if (name.equals("wait") && (parameters.equals(List.of("long")) || parameters.equals(List.of("long", "int")))) {
             return true; // Object.wait(long…) is final: every wait(long…) is it, whatever the receiver's type
         }
         if (!owner.getPackageName().startsWith("java.")) {
