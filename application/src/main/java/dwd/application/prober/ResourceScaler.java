@@ -141,14 +141,30 @@ final class ResourceScaler {
             Next next;
             try {
                 next = part.get();
-            } catch (RuntimeException unexpected) {
-                LOG.log(System.Logger.Level.ERROR, namespace + ": " + direction + " of " + ref + " failed unexpectedly",
-                        unexpected);
-                next = failed("unexpected error: " + unexpected);
+            } catch (Throwable unexpected) {
+                endUnexpectedly(unexpected);
+                return;
             }
             switch (next) {
                 case Next.Done done -> result.complete(done.outcome());
                 case Next.WaitThen wait -> park(wait);
+            }
+        }
+
+        /**
+         * Ends the step as failed, whatever was thrown: the shoot's later flows wait for this one. An
+         * {@link Error} then goes on to the scheduler, which is no place to swallow it.
+         */
+        private void endUnexpectedly(Throwable unexpected) {
+            try {
+                LOG.log(System.Logger.Level.ERROR, namespace + ": " + direction + " of " + ref + " failed unexpectedly",
+                        unexpected);
+                failed("unexpected error: " + unexpected);
+            } finally {
+                result.complete(StepOutcome.FAILED);
+            }
+            if (unexpected instanceof Error error) {
+                throw error;
             }
         }
 

@@ -40,7 +40,8 @@ public final class InMemoryResources implements ScalableResources {
     private final Clock clock;
     private final Map<String, Stored> store = new HashMap<>();
     private final List<Write> writes = new ArrayList<>();
-    private final Map<String, Deque<ApiFailure>> failures = new HashMap<>();
+    /** Per resource: what the next calls throw (an {@link ApiFailure}, or an {@link Error} a bug would throw). */
+    private final Map<String, Deque<Throwable>> failures = new HashMap<>();
     /** Without a cache (the default), {@link #cached} is always empty, as for resources that keep none. */
     private boolean cacheKept;
     /** Resources whose cached view is stuck at what it was when {@link #freezeCache} was called. */
@@ -97,8 +98,13 @@ public final class InMemoryResources implements ScalableResources {
 
     /** The next calls on this resource (any method) fail with these, in order. */
     public synchronized void failNext(String namespace, String name, ApiFailure... failures) {
-        Deque<ApiFailure> queue = this.failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());
+        Deque<Throwable> queue = this.failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());
         queue.addAll(List.of(failures));
+    }
+
+    /** The next call on this resource throws {@code error}, as a bug or an exhausted JVM would. */
+    public synchronized void throwNext(String namespace, String name, Error error) {
+        failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>()).add(error);
     }
 
     /**
@@ -106,7 +112,7 @@ public final class InMemoryResources implements ScalableResources {
      * crash) can land between any two calls, e.g. between the annotation patch and the scale.
      */
     public synchronized void failAfter(String namespace, String name, int skip, ApiFailure failure) {
-        Deque<ApiFailure> queue = this.failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());
+        Deque<Throwable> queue = this.failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());
         for (int i = 0; i < skip; i++) {
             queue.add(PASS);
         }
@@ -237,11 +243,14 @@ public final class InMemoryResources implements ScalableResources {
     }
 
     private void failIfQueued(String namespace, String name) {
-        Deque<ApiFailure> queue = failures.get(key(namespace, name));
+        Deque<Throwable> queue = failures.get(key(namespace, name));
         if (queue != null && !queue.isEmpty()) {
-            ApiFailure next = queue.poll();
+            Throwable next = queue.poll();
+            if (next instanceof Error error) {
+                throw error;
+            }
             if (next != PASS) {
-                throw next;
+                throw (ApiFailure) next;
             }
         }
     }
