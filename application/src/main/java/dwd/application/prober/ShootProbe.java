@@ -100,7 +100,7 @@ final class ShootProbe {
 
     /** Starts probing: the first run comes after {@code firstRunDelay} (at least the initial delay). */
     void start(Duration firstRunDelay) {
-        observer.probeStarted(namespace);
+        observer.probeStarted(namespace, firstRunDelay);
         scheduleRunIn(firstRunDelay);
     }
 
