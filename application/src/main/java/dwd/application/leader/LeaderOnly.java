@@ -29,7 +29,7 @@ public final class LeaderOnly {
         }
     }
 
-    /** {@code resources} whose annotation patches and scale writes happen only while leading. */
+    /** {@code resources} whose writes happen only while leading. */
     public static ScalableResources scalableResources(ScalableResources resources, Leadership leadership) {
         Objects.requireNonNull(resources, "resources");
         Objects.requireNonNull(leadership, "leadership");
@@ -45,18 +45,6 @@ public final class LeaderOnly {
             }
 
             @Override
-            public Optional<ScalableResource> cachedForPacing(String namespace, ResourceRef ref) {
-                return resources.cachedForPacing(namespace, ref);
-            }
-
-            @Override
-            public void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
-                    Duration timeout) {
-                require(leadership, "patching annotations of " + ref + " in namespace " + namespace);
-                resources.patchAnnotations(namespace, ref, changes, timeout);
-            }
-
-            @Override
             public String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
                     Map<String, Optional<String>> changes, Duration timeout) {
                 require(leadership, "patching annotations of " + ref + " in namespace " + namespace);
@@ -64,9 +52,9 @@ public final class LeaderOnly {
             }
 
             @Override
-            public void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
+            public String scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
                 require(leadership, "scaling " + ref + " in namespace " + namespace + " to " + replicas);
-                resources.scaleAt(namespace, ref, version, replicas, timeout);
+                return resources.scaleAt(namespace, ref, version, replicas, timeout);
             }
 
             @Override

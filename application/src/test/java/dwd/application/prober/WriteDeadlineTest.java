@@ -104,6 +104,103 @@ class WriteDeadlineTest {
         assertThat(fixture.resources.annotations(NS, KCM)).containsEntry("dependency-watchdog.gardener.cloud/replicas", "3");
     }
 
+    @Test
+    void aStepOfTheWallClockNeitherStretchesNorCutsAWritesDeadline() {
+        for (Duration step : List.of(Duration.ofHours(1), Duration.ofHours(-1))) {
+            var fixture = new ProberFixture(withScaleTimeouts(ProberFixture.gardenerConfig(Duration.ZERO),
+                    Duration.ofSeconds(60)), 24);
+            fixture.resources.scaleAndAnnotateInOneWrite();
+            SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 24);
+            fixture.resources.fixReadyReplicas(NS, MCM, 2); // KCM's write comes 5 s after MCM's
+            // The wall clock steps as MCM's write goes out, before KCM's deadline is set.
+            fixture.resources.beforeWrite(NS, MCM, 0, () -> fixture.scheduler.stepWallClock(step));
+
+            fixture.meltdown(shoot);
+
+            Write mcm = firstWriteOf(fixture, MCM);
+            Write kcm = firstWriteOf(fixture, KCM);
+            assertThat(Duration.between(mcm.at(), kcm.at())).isEqualTo(Duration.ofSeconds(5));
+            assertThat(kcm.deadline()).as("a step of %s: KCM's write still ends when the next probe is due", step)
+                    .isEqualTo(mcm.deadline().minusSeconds(5));
+        }
+    }
+
+    @Test
+    void aStepForwardOfTheWallClockDoesNotEndADoubt() {
+        var fixture = new ProberFixture(withScaleTimeouts(ProberFixture.gardenerConfig(Duration.ZERO),
+                Duration.ofSeconds(60)), 25);
+        fixture.resources.scaleAndAnnotateInOneWrite();
+        fixture.resources.keepCache();
+        SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 25);
+        List<String> kcmDownWhileMcmRuns = kcmDownWhileMcmRuns(fixture);
+        // KCM's scale-down gets no answer and lands 10 s after its deadline, when the nodes are back; 2 s
+        // after that deadline, while the scale-up waits on the doubt, the wall clock jumps an hour ahead.
+        fixture.resources.holdNextWrite(NS, KCM, fixture.scheduler, Duration.ofSeconds(10), () -> {
+            shoot.heal();
+            Duration untilNextProbe = Duration.between(fixture.scheduler.now(),
+                    nextProbeAnnouncedBy(fixture, fixture.scheduler.now()));
+            fixture.scheduler.schedule(untilNextProbe.plusSeconds(2),
+                    () -> fixture.scheduler.stepWallClock(Duration.ofHours(1)));
+        });
+
+        fixture.meltdown(shoot);
+        fixture.scheduler.advanceBy(Duration.ofMinutes(2));
+
+        assertThat(kcmDownWhileMcmRuns).isEmpty();
+        assertThat(fixture.resources.writeDescriptions(NS, KCM)).as("the late write landed, then KCM was scaled up")
+                .satisfiesExactly(
+                        landed -> assertThat(landed).startsWith("scale 3->0 and annotate"),
+                        up -> assertThat(up).startsWith("scale 0->3 and annotate"));
+        assertThat(fixture.resources.replicas(NS, MCM)).isEqualTo(2);
+    }
+
+    @Test
+    void aStepBackOfTheWallClockDoesNotStretchADoubt() {
+        var fixture = new ProberFixture(withScaleTimeouts(ProberFixture.gardenerConfig(Duration.ZERO),
+                Duration.ofSeconds(60)), 26);
+        fixture.resources.scaleAndAnnotateInOneWrite();
+        fixture.resources.keepCache();
+        SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 26);
+        Instant[] timedOut = new Instant[1];
+        Duration[] deadline = new Duration[1];
+        // KCM's scale-down gets no answer and does not land within the test; 2 s after its deadline the
+        // wall clock jumps an hour back.
+        fixture.resources.holdNextWrite(NS, KCM, fixture.scheduler, Duration.ofMinutes(10), () -> {
+            shoot.heal();
+            Duration untilNextProbe = Duration.between(fixture.scheduler.now(),
+                    nextProbeAnnouncedBy(fixture, fixture.scheduler.now()));
+            deadline[0] = untilNextProbe; // the write's deadline
+            timedOut[0] = fixture.scheduler.unsteppedNow().plus(untilNextProbe);
+            fixture.scheduler.schedule(untilNextProbe.plusSeconds(2),
+                    () -> fixture.scheduler.stepWallClock(Duration.ofHours(-1)));
+        });
+
+        fixture.meltdown(shoot);
+        fixture.scheduler.advanceBy(Duration.ofMinutes(2));
+
+        assertThat(fixture.resources.replicas(NS, KCM)).as("the held write has not landed").isEqualTo(3);
+        Instant mcmUp = fixture.resources.writes(NS).stream()
+                .filter(write -> write.name().equals(MCM) && write.description().startsWith("scale 0->"))
+                .map(Write::at).findFirst().orElseThrow(() -> new AssertionError("MCM was not scaled up"))
+                .plus(Duration.ofHours(1));
+        assertThat(mcmUp).as("the scale-up waited on the doubt for the write's deadline again, not an hour more")
+                .isBetween(timedOut[0].plus(deadline[0]), timedOut[0].plus(deadline[0]).plusSeconds(2));
+    }
+
+    private static Write firstWriteOf(ProberFixture fixture, String name) {
+        return fixture.resources.writes(NS).stream().filter(write -> write.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    private static List<String> kcmDownWhileMcmRuns(ProberFixture fixture) {
+        List<String> seen = new ArrayList<>();
+        fixture.resources.afterEachWrite(() -> {
+            if (fixture.resources.replicas(NS, KCM) == 0 && fixture.resources.replicas(NS, MCM) > 0) {
+                seen.add(fixture.scheduler.now() + " " + fixture.resources.writes(NS).getLast());
+            }
+        });
+        return seen;
+    }
+
     private static Instant nextProbeAnnouncedBy(ProberFixture fixture, Instant at) {
         return fixture.observer.nextProbes().stream()
                 .filter(event -> event.namespace().equals(NS) && !event.at().isAfter(at))
