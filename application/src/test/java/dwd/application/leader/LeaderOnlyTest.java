@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.EventRecorder;
+import dwd.application.port.out.Leadership;
 import dwd.application.port.out.Pods;
 import dwd.application.port.out.ScalableResource;
 import dwd.application.port.out.ScalableResources;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class LeaderOnlyTest {
@@ -83,6 +85,58 @@ class LeaderOnlyTest {
         recorder.record(new EventRecorder.Event(new EventRecorder.ObjectRef("v1", "Pod", "ns", "p"),
                 EventRecorder.Type.NORMAL, "Deleted", "Delete", "note"));
         assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aWriteIsGivenNoLongerThanLeadershipIsLeft() {
+        List<String> sent = new ArrayList<>();
+        ScalableResources resources = new ScalableResources() {
+            @Override
+            public Optional<ScalableResource> read(String namespace, ResourceRef ref, Duration timeout) {
+                return Optional.empty();
+            }
+
+            @Override
+            public String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
+                    Map<String, Optional<String>> changes, Duration timeout) {
+                sent.add("patch within " + timeout);
+                return version;
+            }
+
+            @Override
+            public String scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
+                sent.add("scale within " + timeout);
+                return version;
+            }
+
+            @Override
+            public void scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
+                    Map<String, Optional<String>> changes, Duration timeout) {
+                sent.add("scale and annotate within " + timeout);
+            }
+        };
+        var left = new AtomicReference<>(Duration.ofSeconds(2));
+        ScalableResources fenced = LeaderOnly.scalableResources(resources, new Leadership() {
+            @Override
+            public boolean isLeading() {
+                return left.get().isPositive();
+            }
+
+            @Override
+            public Duration leadingFor() {
+                return left.get();
+            }
+        });
+
+        fenced.scaleAndAnnotateAt("ns", KCM, "7", 0, Map.of(), Duration.ofSeconds(30));
+        fenced.patchAnnotationsAt("ns", KCM, "7", Map.of(), Duration.ofSeconds(1));
+        left.set(Duration.ofMillis(300));
+        fenced.scaleAt("ns", KCM, "7", 0, Duration.ofSeconds(30));
+        left.set(Duration.ZERO);
+        assertThatThrownBy(() -> fenced.scaleAt("ns", KCM, "7", 0, Duration.ofSeconds(30)))
+                .isInstanceOfSatisfying(ApiFailure.class, failure -> assertThat(failure.kind()).isEqualTo(ApiFailure.Kind.FORBIDDEN));
+
+        assertThat(sent).containsExactly("scale and annotate within PT2S", "patch within PT1S", "scale within PT0.3S");
     }
 
     @Test

@@ -123,6 +123,13 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         return role == Role.LEADING && withinRenewDeadline(nanoTime.getAsLong());
     }
 
+    /** Until the renew deadline of the last successful renewal, on the monotonic clock; zero when not leading. */
+    @Override
+    public synchronized Duration leadingFor() {
+        long left = role == Role.LEADING ? timings.renewDeadline().toNanos() - (nanoTime.getAsLong() - lastRenewNanos) : 0;
+        return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+    }
+
     private boolean withinRenewDeadline(long now) {
         return now - lastRenewNanos < timings.renewDeadline().toNanos();
     }
