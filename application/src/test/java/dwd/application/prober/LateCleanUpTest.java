@@ -37,6 +37,19 @@ class LateCleanUpTest {
         return lost;
     }
 
+    /** After the scale-down: the late clean-up was refused, the count kept, and the recovery restores it. */
+    private static void assertTheLateCleanUpWasRefusedAndKcmCameBackAt3(ProberFixture fixture,
+            SimulatedShoot.Shoot shoot, List<String> lost) {
+        assertThat(lost).isEmpty();
+        assertThat(fixture.resources.writeDescriptions(NS, KCM)).anySatisfy(
+                write -> assertThat(write).startsWith("held write refused"));
+        assertThat(fixture.resources.replicas(NS, KCM)).isZero();
+        assertThat(fixture.resources.annotations(NS, KCM)).containsEntry(Annotations.REPLICAS, "3");
+        shoot.heal();
+        fixture.scheduler.advanceBy(Duration.ofMinutes(2));
+        assertThat(fixture.resources.replicas(NS, KCM)).isEqualTo(3);
+    }
+
     @ParameterizedTest(name = "one write per scale: {0}")
     @ValueSource(booleans = {false, true})
     void aLeftoverRecordsRemovalThatLandsAfterALaterScaleDownIsRefused(boolean oneWriteScales) {
@@ -55,14 +68,7 @@ class LateCleanUpTest {
 
         fixture.scheduler.advanceBy(Duration.ofMinutes(4));
 
-        assertThat(lost).isEmpty();
-        assertThat(fixture.resources.writeDescriptions(NS, KCM)).anySatisfy(
-                write -> assertThat(write).startsWith("held write refused"));
-        assertThat(fixture.resources.replicas(NS, KCM)).isZero();
-        assertThat(fixture.resources.annotations(NS, KCM)).containsEntry(Annotations.REPLICAS, "3");
-        shoot.heal();
-        fixture.scheduler.advanceBy(Duration.ofMinutes(2));
-        assertThat(fixture.resources.replicas(NS, KCM)).isEqualTo(3);
+        assertTheLateCleanUpWasRefusedAndKcmCameBackAt3(fixture, shoot, lost);
         assertThat(fixture.resources.annotations(NS, KCM)).isEmpty();
     }
 
@@ -82,14 +88,7 @@ class LateCleanUpTest {
 
         fixture.scheduler.advanceBy(Duration.ofMinutes(4));
 
-        assertThat(lost).isEmpty();
-        assertThat(fixture.resources.writeDescriptions(NS, KCM)).anySatisfy(
-                write -> assertThat(write).startsWith("held write refused"));
-        assertThat(fixture.resources.replicas(NS, KCM)).isZero();
-        assertThat(fixture.resources.annotations(NS, KCM)).containsEntry(Annotations.REPLICAS, "3");
-        shoot.heal();
-        fixture.scheduler.advanceBy(Duration.ofMinutes(2));
-        assertThat(fixture.resources.replicas(NS, KCM)).isEqualTo(3);
+        assertTheLateCleanUpWasRefusedAndKcmCameBackAt3(fixture, shoot, lost);
         assertThat(fixture.resources.replicas(NS, MCM)).isEqualTo(2);
         assertThat(fixture.resources.replicas(NS, CA)).isEqualTo(1);
     }

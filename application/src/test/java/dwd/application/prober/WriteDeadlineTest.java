@@ -60,12 +60,7 @@ class WriteDeadlineTest {
         fixture.resources.scaleAndAnnotateInOneWrite();
         fixture.resources.keepCache();
         SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 22);
-        List<String> kcmDownWhileMcmRuns = new ArrayList<>();
-        fixture.resources.afterEachWrite(() -> {
-            if (fixture.resources.replicas(NS, KCM) == 0 && fixture.resources.replicas(NS, MCM) > 0) {
-                kcmDownWhileMcmRuns.add(fixture.scheduler.now() + " " + fixture.resources.writes(NS).getLast());
-            }
-        });
+        List<String> kcmDownWhileMcmRuns = kcmDownWhileMcmRuns(fixture);
         // KCM's scale-down gets no answer; meanwhile the nodes come back; it lands 10 s after its deadline.
         fixture.resources.holdNextWrite(NS, KCM, fixture.scheduler, Duration.ofSeconds(10), shoot::heal);
 
@@ -73,10 +68,7 @@ class WriteDeadlineTest {
         fixture.scheduler.advanceBy(Duration.ofMinutes(2));
 
         assertThat(kcmDownWhileMcmRuns).isEmpty();
-        assertThat(fixture.resources.writeDescriptions(NS, KCM)).as("the late write landed, then KCM was scaled up")
-                .satisfiesExactly(
-                        landed -> assertThat(landed).startsWith("scale 3->0 and annotate"),
-                        up -> assertThat(up).startsWith("scale 0->3 and annotate"));
+        assertTheLateWriteLandedThenKcmWasScaledUp(fixture);
         List<String> order = fixture.resources.writes(NS).stream().map(write -> write.name() + " " + write.description())
                 .filter(write -> write.contains("scale 0->")).map(write -> write.substring(0, write.indexOf(" scale"))).toList();
         assertThat(order).as("scale-ups, in order").containsExactly(KCM, MCM, CA);
@@ -137,20 +129,14 @@ class WriteDeadlineTest {
         // after that deadline, while the scale-up waits on the doubt, the wall clock jumps an hour ahead.
         fixture.resources.holdNextWrite(NS, KCM, fixture.scheduler, Duration.ofSeconds(10), () -> {
             shoot.heal();
-            Duration untilNextProbe = Duration.between(fixture.scheduler.now(),
-                    nextProbeAnnouncedBy(fixture, fixture.scheduler.now()));
-            fixture.scheduler.schedule(untilNextProbe.plusSeconds(2),
-                    () -> fixture.scheduler.stepWallClock(Duration.ofHours(1)));
+            stepTheWallClockAfterTheNextProbe(fixture, Duration.ofHours(1));
         });
 
         fixture.meltdown(shoot);
         fixture.scheduler.advanceBy(Duration.ofMinutes(2));
 
         assertThat(kcmDownWhileMcmRuns).isEmpty();
-        assertThat(fixture.resources.writeDescriptions(NS, KCM)).as("the late write landed, then KCM was scaled up")
-                .satisfiesExactly(
-                        landed -> assertThat(landed).startsWith("scale 3->0 and annotate"),
-                        up -> assertThat(up).startsWith("scale 0->3 and annotate"));
+        assertTheLateWriteLandedThenKcmWasScaledUp(fixture);
         assertThat(fixture.resources.replicas(NS, MCM)).isEqualTo(2);
     }
 
@@ -167,12 +153,8 @@ class WriteDeadlineTest {
         // wall clock jumps an hour back.
         fixture.resources.holdNextWrite(NS, KCM, fixture.scheduler, Duration.ofMinutes(10), () -> {
             shoot.heal();
-            Duration untilNextProbe = Duration.between(fixture.scheduler.now(),
-                    nextProbeAnnouncedBy(fixture, fixture.scheduler.now()));
-            deadline[0] = untilNextProbe; // the write's deadline
-            timedOut[0] = fixture.scheduler.unsteppedNow().plus(untilNextProbe);
-            fixture.scheduler.schedule(untilNextProbe.plusSeconds(2),
-                    () -> fixture.scheduler.stepWallClock(Duration.ofHours(-1)));
+            deadline[0] = stepTheWallClockAfterTheNextProbe(fixture, Duration.ofHours(-1)); // the write's deadline
+            timedOut[0] = fixture.scheduler.unsteppedNow().plus(deadline[0]);
         });
 
         fixture.meltdown(shoot);
@@ -185,6 +167,26 @@ class WriteDeadlineTest {
                 .plus(Duration.ofHours(1));
         assertThat(mcmUp).as("the scale-up waited on the doubt for the write's deadline again, not an hour more")
                 .isBetween(timedOut[0].plus(deadline[0]), timedOut[0].plus(deadline[0]).plusSeconds(2));
+    }
+
+    /**
+     * The wall clock steps by {@code step} 2 s after the shoot's next probe run is due, when a write held
+     * now has timed out and is in doubt.
+     *
+     * @return how long until that probe run: the held write's deadline
+     */
+    private static Duration stepTheWallClockAfterTheNextProbe(ProberFixture fixture, Duration step) {
+        Duration untilNextProbe = Duration.between(fixture.scheduler.now(),
+                nextProbeAnnouncedBy(fixture, fixture.scheduler.now()));
+        fixture.scheduler.schedule(untilNextProbe.plusSeconds(2), () -> fixture.scheduler.stepWallClock(step));
+        return untilNextProbe;
+    }
+
+    private static void assertTheLateWriteLandedThenKcmWasScaledUp(ProberFixture fixture) {
+        assertThat(fixture.resources.writeDescriptions(NS, KCM)).as("the late write landed, then KCM was scaled up")
+                .satisfiesExactly(
+                        landed -> assertThat(landed).startsWith("scale 3->0 and annotate"),
+                        up -> assertThat(up).startsWith("scale 0->3 and annotate"));
     }
 
     private static Write firstWriteOf(ProberFixture fixture, String name) {
