@@ -32,10 +32,7 @@ class WriteDeadlineTest {
 
     @Test
     void everyWriteIsGivenUpByTheShootsNextProbeRun() {
-        // Writes that may take a minute, against a probe every 30 s (plus up to 20 % jitter).
-        ProberConfig gardener = ProberFixture.gardenerConfig(Duration.ZERO);
-        var fixture = new ProberFixture(withScaleTimeouts(gardener, Duration.ofSeconds(60)), 21);
-        fixture.resources.scaleAndAnnotateInOneWrite();
+        var fixture = deploymentsWithMinuteLongWrites(21);
         SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 21);
         fixture.resources.fixReadyReplicas(NS, MCM, 2); // MCM's pods take their time: KCM's write comes 5 s later
 
@@ -54,10 +51,8 @@ class WriteDeadlineTest {
 
     @Test
     void aScaleDownHeldByTheNetworkThatLandsAfterTheVerdictTurnedNeverLeavesKcmDownWhileMcmRuns() {
-        // Writes that may take a minute: KCM's is given up when the next probe is due, which finds the nodes back.
-        var fixture = new ProberFixture(withScaleTimeouts(ProberFixture.gardenerConfig(Duration.ZERO),
-                Duration.ofSeconds(60)), 22);
-        fixture.resources.scaleAndAnnotateInOneWrite();
+        // KCM's write is given up when the next probe is due, which finds the nodes back.
+        var fixture = deploymentsWithMinuteLongWrites(22);
         fixture.resources.keepCache();
         SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 22);
         List<String> kcmDownWhileMcmRuns = kcmDownWhileMcmRuns(fixture);
@@ -99,9 +94,7 @@ class WriteDeadlineTest {
     @Test
     void aStepOfTheWallClockNeitherStretchesNorCutsAWritesDeadline() {
         for (Duration step : List.of(Duration.ofHours(1), Duration.ofHours(-1))) {
-            var fixture = new ProberFixture(withScaleTimeouts(ProberFixture.gardenerConfig(Duration.ZERO),
-                    Duration.ofSeconds(60)), 24);
-            fixture.resources.scaleAndAnnotateInOneWrite();
+            var fixture = deploymentsWithMinuteLongWrites(24);
             SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 24);
             fixture.resources.fixReadyReplicas(NS, MCM, 2); // KCM's write comes 5 s after MCM's
             // The wall clock steps as MCM's write goes out, before KCM's deadline is set.
@@ -119,9 +112,7 @@ class WriteDeadlineTest {
 
     @Test
     void aStepForwardOfTheWallClockDoesNotEndADoubt() {
-        var fixture = new ProberFixture(withScaleTimeouts(ProberFixture.gardenerConfig(Duration.ZERO),
-                Duration.ofSeconds(60)), 25);
-        fixture.resources.scaleAndAnnotateInOneWrite();
+        var fixture = deploymentsWithMinuteLongWrites(25);
         fixture.resources.keepCache();
         SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 25);
         List<String> kcmDownWhileMcmRuns = kcmDownWhileMcmRuns(fixture);
@@ -142,9 +133,7 @@ class WriteDeadlineTest {
 
     @Test
     void aStepBackOfTheWallClockDoesNotStretchADoubt() {
-        var fixture = new ProberFixture(withScaleTimeouts(ProberFixture.gardenerConfig(Duration.ZERO),
-                Duration.ofSeconds(60)), 26);
-        fixture.resources.scaleAndAnnotateInOneWrite();
+        var fixture = deploymentsWithMinuteLongWrites(26);
         fixture.resources.keepCache();
         SimulatedShoot.Shoot shoot = fixture.addShoot(NS, 5, 26);
         Instant[] timedOut = new Instant[1];
@@ -207,6 +196,17 @@ class WriteDeadlineTest {
         return fixture.observer.nextProbes().stream()
                 .filter(event -> event.namespace().equals(NS) && !event.at().isAfter(at))
                 .map(Event::what).map(Instant::parse).reduce((earlier, later) -> later).orElseThrow();
+    }
+
+    /**
+     * Gardener's config (machine-controller-manager's scale-up delay at 0) with writes that may take a
+     * minute, against a probe every 30 s (plus up to 20 % jitter); one write per dependent, as Deployments.
+     */
+    private static ProberFixture deploymentsWithMinuteLongWrites(long seed) {
+        var fixture = new ProberFixture(withScaleTimeouts(ProberFixture.gardenerConfig(Duration.ZERO),
+                Duration.ofSeconds(60)), seed);
+        fixture.resources.scaleAndAnnotateInOneWrite();
+        return fixture;
     }
 
     private static ProberConfig withScaleTimeouts(ProberConfig config, Duration timeout) {
