@@ -123,11 +123,10 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         return role == Role.LEADING && withinRenewDeadline(nanoTime.getAsLong());
     }
 
-    /** Until the renew deadline of the last successful renewal, on the monotonic clock; zero when not leading. */
     @Override
     public synchronized Duration leadingFor() {
-        long left = role == Role.LEADING ? timings.renewDeadline().toNanos() - (nanoTime.getAsLong() - lastRenewNanos) : 0;
-        return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+        Duration left = role == Role.LEADING ? timings.renewDeadline().minus(since(lastRenewNanos)) : Duration.ZERO;
+        return left.isNegative() ? Duration.ZERO : left;
     }
 
     private boolean withinRenewDeadline(long now) {
