@@ -14,4 +14,7 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule coreTellsTimeThroughItsPorts = ArchitectureRules.CORE_TELLS_TIME_THROUGH_ITS_PORTS;
+
+    @ArchTest
+    static final ArchRule portsDoNotKnowTheUseCases = ArchitectureRules.PORTS_DO_NOT_KNOW_THE_USE_CASES;
 }

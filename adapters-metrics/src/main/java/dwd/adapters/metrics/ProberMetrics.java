@@ -125,7 +125,7 @@ public final class ProberMetrics implements ProberObserver {
     }
 
     @Override
-    public void probeStarted(String ns) {
+    public void probeStarted(String ns, Duration firstRunIn) {
         probed.add(ns);
         states.computeIfAbsent(ns, shoot -> new ShootState(registry, shoot));
     }

@@ -42,7 +42,7 @@ class MonitoringSeriesTest {
 
     @Test
     void theShootsStateIsAStateSetWithOneSeriesAtOne() {
-        prober.probeStarted(NS);
+        prober.probeStarted(NS, Duration.ofSeconds(30));
         assertThat(registry.scrape())
                 .contains("dwd_shoot_state{shoot=\"shoot--dev--a\",state=\"starting\"} 1.0")
                 .contains("dwd_shoot_state{shoot=\"shoot--dev--a\",state=\"meltdown\"} 0.0");
@@ -68,7 +68,7 @@ class MonitoringSeriesTest {
 
     @Test
     void probeFailuresCountByShootStageAndReason() {
-        prober.probeStarted(NS);
+        prober.probeStarted(NS, Duration.ofSeconds(30));
         prober.probeFailed(NS, ProbeStage.API_SERVER, new ApiFailure(ApiFailure.Kind.UNAVAILABLE, "refused"), T0);
         prober.probeFailed(NS, ProbeStage.API_SERVER, new ApiFailure(ApiFailure.Kind.UNAVAILABLE, "refused"), T0);
         prober.probeFailed(NS, ProbeStage.LEASES, new ApiFailure(ApiFailure.Kind.FORBIDDEN, "forbidden"), T0);
@@ -80,7 +80,7 @@ class MonitoringSeriesTest {
 
     @Test
     void aScaleDownIsInEffectFromTheFirstDependentScaledDownToTheNextCompletedScaleUp() {
-        prober.probeStarted(NS);
+        prober.probeStarted(NS, Duration.ofSeconds(30));
         prober.flowStarted(NS, ScaleDirection.UP, HEALTHY);
         prober.flowFinished(NS, ScaleDirection.UP, FlowOutcome.COMPLETED);
         assertThat(registry.scrape()).as("a healthy shoot").doesNotContain(SINCE);
@@ -111,7 +111,7 @@ class MonitoringSeriesTest {
 
     @Test
     void aCompletedScaleDownThatFoundEverythingDownCountsFromItsEndAndAStoppedProbeEndsIt() {
-        prober.probeStarted(NS); // e.g. a new leader, whose predecessor scaled the dependents down
+        prober.probeStarted(NS, Duration.ofSeconds(30)); // e.g. a new leader, whose predecessor scaled the dependents down
         prober.flowStarted(NS, ScaleDirection.DOWN, MELTDOWN);
         prober.resourceSkipped(NS, ScaleDirection.DOWN, KCM, "already at 0 replicas");
         now.set(T0.plusSeconds(2));

@@ -53,7 +53,7 @@ class OperabilityEndpointsTest {
     void proberEventsBecomeDwdSeriesWithUnitsInTheirNames() {
         var registry = MetricsServer.newRegistry();
         var metrics = new ProberMetrics(registry, now::get);
-        metrics.probeStarted(NS);
+        metrics.probeStarted(NS, Duration.ofSeconds(30));
         metrics.probeRunStarted(NS, Duration.ofMillis(30));
         metrics.probeSucceeded(NS, MELTDOWN, Optional.of(Decision.SCALE_DOWN), T0.plusSeconds(30));
         metrics.flowStarted(NS, ScaleDirection.DOWN, MELTDOWN);
@@ -130,7 +130,7 @@ class OperabilityEndpointsTest {
     @Test
     void servesProbesAsJsonAndHealthAsStatusCodes() throws Exception {
         var board = new ProbeStatusBoard(now::get);
-        board.probeStarted(NS);
+        board.probeStarted(NS, Duration.ofSeconds(30));
         board.probeSucceeded(NS, MELTDOWN, Optional.of(Decision.SCALE_DOWN), T0.plusSeconds(30));
         var alive = new AtomicBoolean(true);
         var health = new Health().addLiveness(() -> alive.get()

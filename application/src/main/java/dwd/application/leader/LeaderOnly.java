@@ -25,11 +25,14 @@ public final class LeaderOnly {
     /** Refuses {@code action} with {@link ApiFailure.Kind#FORBIDDEN} unless leading. */
     public static void require(Leadership leadership, String action) {
         if (!leadership.isLeading()) {
-            throw new ApiFailure(ApiFailure.Kind.FORBIDDEN, action + ": not written: this process is not the leader");
+            throw notLeading(action);
         }
     }
 
-    /** {@code resources} whose annotation patches and scale writes happen only while leading. */
+    /**
+     * {@code resources} whose writes happen only while leading, each within the time leadership is left
+     * ({@link Leadership#leadingFor()}): no write is still on its way once a standby may take over.
+     */
     public static ScalableResources scalableResources(ScalableResources resources, Leadership leadership) {
         Objects.requireNonNull(resources, "resources");
         Objects.requireNonNull(leadership, "leadership");
@@ -45,28 +48,18 @@ public final class LeaderOnly {
             }
 
             @Override
-            public Optional<ScalableResource> cachedForPacing(String namespace, ResourceRef ref) {
-                return resources.cachedForPacing(namespace, ref);
-            }
-
-            @Override
-            public void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
-                    Duration timeout) {
-                require(leadership, "patching annotations of " + ref + " in namespace " + namespace);
-                resources.patchAnnotations(namespace, ref, changes, timeout);
-            }
-
-            @Override
             public String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
                     Map<String, Optional<String>> changes, Duration timeout) {
-                require(leadership, "patching annotations of " + ref + " in namespace " + namespace);
-                return resources.patchAnnotationsAt(namespace, ref, version, changes, timeout);
+                Duration within = whileLeading(leadership, timeout,
+                        "patching annotations of " + ref + " in namespace " + namespace);
+                return resources.patchAnnotationsAt(namespace, ref, version, changes, within);
             }
 
             @Override
-            public void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
-                require(leadership, "scaling " + ref + " in namespace " + namespace + " to " + replicas);
-                resources.scaleAt(namespace, ref, version, replicas, timeout);
+            public String scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
+                Duration within = whileLeading(leadership, timeout,
+                        "scaling " + ref + " in namespace " + namespace + " to " + replicas);
+                return resources.scaleAt(namespace, ref, version, replicas, within);
             }
 
             @Override
@@ -77,8 +70,9 @@ public final class LeaderOnly {
             @Override
             public void scaleAndAnnotateAt(String namespace, ResourceRef ref, String version, int replicas,
                     Map<String, Optional<String>> changes, Duration timeout) {
-                require(leadership, "scaling " + ref + " in namespace " + namespace + " to " + replicas);
-                resources.scaleAndAnnotateAt(namespace, ref, version, replicas, changes, timeout);
+                Duration within = whileLeading(leadership, timeout,
+                        "scaling " + ref + " in namespace " + namespace + " to " + replicas);
+                resources.scaleAndAnnotateAt(namespace, ref, version, replicas, changes, within);
             }
 
             @Override
@@ -86,6 +80,22 @@ public final class LeaderOnly {
                 return resources.dryRunWrites();
             }
         };
+    }
+
+    /**
+     * {@code timeout}, cut to the time leadership is left; refuses {@code action} with
+     * {@link ApiFailure.Kind#FORBIDDEN} when there is none.
+     */
+    private static Duration whileLeading(Leadership leadership, Duration timeout, String action) {
+        Duration left = leadership.leadingFor();
+        if (!left.isPositive()) {
+            throw notLeading(action);
+        }
+        return left.compareTo(timeout) < 0 ? left : timeout;
+    }
+
+    private static ApiFailure notLeading(String action) {
+        return new ApiFailure(ApiFailure.Kind.FORBIDDEN, action + ": not written: this process is not the leader");
     }
 
     /** {@code pods} whose deletions happen only while leading (the weeder's only write). */

@@ -47,7 +47,7 @@ public final class LoggingProberObserver implements ProberObserver {
     }
 
     @Override
-    public void probeStarted(String ns) {
+    public void probeStarted(String ns, Duration firstRunIn) {
         LOG.log(System.Logger.Level.INFO, ns + ": probe started");
     }
 

@@ -16,17 +16,18 @@ import java.util.Optional;
 public final class ProbeProgress implements ProberObserver {
 
     private final LoopProgress loops;
-    private final Duration initialDelay;
 
-    /** @param initialDelay how long after its start a probe runs first */
-    public ProbeProgress(LoopProgress loops, Duration initialDelay) {
+    public ProbeProgress(LoopProgress loops) {
         this.loops = loops;
-        this.initialDelay = initialDelay;
     }
 
+    /**
+     * Expects the first run when it is due: the initial delay, or later when first runs are spaced out
+     * (a prober starting on a large seed), so that no loop waiting its turn counts as stalled.
+     */
     @Override
-    public void probeStarted(String ns) {
-        loops.expectWithin(ns, initialDelay);
+    public void probeStarted(String ns, Duration firstRunIn) {
+        loops.expectWithin(ns, firstRunIn);
     }
 
     @Override

@@ -7,6 +7,7 @@ import dwd.domain.config.ResourceRef;
 import dwd.domain.lease.Decision;
 import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.scaling.ScaleDirection;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -97,7 +98,7 @@ public final class ProbeStatusBoard implements ProberObserver {
     }
 
     @Override
-    public void probeStarted(String ns) {
+    public void probeStarted(String ns, Duration firstRunIn) {
         shoots.put(ns, new Entry(new ShootStatus(ns, State.STARTING, clock.now(), Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.empty()), Optional.empty()));
     }

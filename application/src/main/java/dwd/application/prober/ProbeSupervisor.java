@@ -136,9 +136,8 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
 
     private ShootProbe newProbe(String namespace, ShootSettings settings) {
         var scaler = new ResourceScaler(namespace, resources, scheduler, tuning, observer);
-        // The scaler ends every write's deadline by the shoot's next probe run, which each run announces.
         return new ShootProbe(namespace, config, tuning, settings, scheduler, shootClients, machines, scaler,
-                ProberObserver.all(scaler.nextProbeRuns(), observer), random, wallClockSteps);
+                observer, random, wallClockSteps);
     }
 
     private Optional<ShootSettings> settingsOf(ClusterShoot shoot) {

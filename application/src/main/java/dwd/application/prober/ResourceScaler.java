@@ -2,14 +2,13 @@ package dwd.application.prober;
 
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Cancellable;
+import dwd.application.port.out.Deadline;
 import dwd.application.port.out.ProberObserver;
-import dwd.application.port.out.ProberObserver.ProbeStage;
-import dwd.application.port.out.ScalableResource;
 import dwd.application.port.out.ScalableResources;
 import dwd.application.port.out.Scheduler;
+import dwd.application.prober.StepLooks.Look;
 import dwd.domain.config.GoDuration;
 import dwd.domain.config.ResourceRef;
-import dwd.domain.lease.Decision;
 import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.scaling.ScaleDirection;
 import dwd.domain.scaling.ScaleStep;
@@ -20,8 +19,6 @@ import dwd.domain.scaling.StepDecision.Scale;
 import dwd.domain.scaling.StepDecision.Skip;
 import dwd.domain.scaling.StepDecision.UnusableRecord;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -30,20 +27,18 @@ import java.util.function.Supplier;
  * Runs the steps of scale flows: one step scales one dependent of one shoot, as {@link StepDecision}
  * decides. A step, top to bottom ({@link StepRun#decideAndWrite}):
  * <ol>
- *   <li>looks at the dependent: on its first look the seed's cache may decide, when its copy shows
- *       nothing to do and nothing to send (no request at all) or a scale (written at the copy's
- *       version, so a copy behind ends in a conflict, never in a wrong write); anything else is
- *       decided on a read;</li>
+ *   <li>looks at the dependent ({@link StepLooks}): on its first look the seed's cache may decide,
+ *       when its copy shows nothing to send or a scale (written at the copy's version, so a copy behind
+ *       ends in a conflict, never in a wrong write); anything else is decided on a read;</li>
  *   <li>decides ({@link StepDecision#decide});</li>
  *   <li>before a scale, waits the step's initial delay once, then looks and decides again (the
  *       dependent may no longer need it);</li>
- *   <li>sends the decision's writes ({@link StepRun#write}), at the version it was decided on, each
- *       within a deadline that ends before the shoot's next probe run (a newer verdict never finds a
- *       write of an older one still on its way); a conflict decides again on a read, up to
- *       {@link #DECISIONS_PER_ATTEMPT} times; a write that got no answer is in doubt
+ *   <li>sends the decision's writes ({@link DependentWrites}), at the version it was decided on, each
+ *       within a deadline that ends before the shoot's next probe run; a conflict decides again on a
+ *       read, up to {@link #DECISIONS_PER_ATTEMPT} times; a write that got no answer is in doubt
  *       ({@link WritesInDoubt}) until the dependent is seen past its version, and meanwhile no decision
- *       to send nothing is taken on that version;</li>
- *   <li>after a scale, waits for the dependent's ready replicas, for at most the original's 5 s
+ *       that scales nothing is taken on that version;</li>
+ *   <li>after a scale, waits for the dependent's ready replicas, for at most the original's 5 s in all
  *       ({@link ProberTuning#readinessBound()}), and moves on either way.</li>
  * </ol>
  * A failure is retried ({@link ProberTuning#attempts()}, {@link ProberTuning#retryBackoff()}), except
@@ -58,8 +53,8 @@ final class ResourceScaler {
     /** Decisions per attempt: a write that finds the resource changed since it was seen is decided again on a read. */
     static final int DECISIONS_PER_ATTEMPT = 5;
 
-    /** The shortest deadline a write gets, even when the shoot's next probe run is due or overdue. */
-    static final Duration MIN_WRITE_DEADLINE = Duration.ofSeconds(1);
+    /** The least a readiness read is given, even at the end of the wait: no read is sent to fail at once. */
+    static final Duration MIN_READINESS_READ = Duration.ofMillis(100);
 
     /** How a step ended. */
     enum StepOutcome { SCALED, NOTHING_TO_DO, SKIPPED, FAILED, CANCELLED }
@@ -77,9 +72,9 @@ final class ResourceScaler {
     private final Scheduler scheduler;
     private final ProberTuning tuning;
     private final ProberObserver observer;
-    private final WritesInDoubt doubts = new WritesInDoubt();
-    /** When the shoot's next probe run is due, as its probe last announced: a newer verdict comes no sooner. */
-    private volatile Instant nextProbe = Instant.MAX;
+    private final DependentWrites writes;
+    private final WritesInDoubt doubts;
+    private final StepLooks looks;
 
     ResourceScaler(String namespace, ScalableResources resources, Scheduler scheduler, ProberTuning tuning,
             ProberObserver observer) {
@@ -88,25 +83,17 @@ final class ResourceScaler {
         this.scheduler = scheduler;
         this.tuning = tuning;
         this.observer = observer;
+        this.writes = new DependentWrites(namespace, resources, scheduler);
+        this.doubts = writes.doubts();
+        this.looks = new StepLooks(namespace, resources, doubts);
     }
 
     /**
-     * Told the shoot's next probe run with each run's outcome (before a flow starts on it): the
-     * deadline of every write ends by then.
+     * The shoot's next probe run is due at {@code next} (told by each run, before a flow starts on it):
+     * the deadline of every write ends by then.
      */
-    ProberObserver nextProbeRuns() {
-        return new ProberObserver() {
-            @Override
-            public void probeSucceeded(String shootNamespace, LeaseVerdict verdict, Optional<Decision> action,
-                    Instant next) {
-                nextProbe = next;
-            }
-
-            @Override
-            public void probeFailed(String shootNamespace, ProbeStage stage, ApiFailure failure, Instant next) {
-                nextProbe = next;
-            }
-        };
+    void nextProbeDue(Deadline next) {
+        writes.nextProbeDue(next);
     }
 
     /** Starts the step; the future completes when it has ended (it never completes exceptionally). */
@@ -141,14 +128,30 @@ final class ResourceScaler {
             Next next;
             try {
                 next = part.get();
-            } catch (RuntimeException unexpected) {
-                LOG.log(System.Logger.Level.ERROR, namespace + ": " + direction + " of " + ref + " failed unexpectedly",
-                        unexpected);
-                next = failed("unexpected error: " + unexpected);
+            } catch (Throwable unexpected) {
+                endUnexpectedly(unexpected);
+                return;
             }
             switch (next) {
                 case Next.Done done -> result.complete(done.outcome());
                 case Next.WaitThen wait -> park(wait);
+            }
+        }
+
+        /**
+         * Ends the step as failed, whatever was thrown: the shoot's later flows wait for this one. An
+         * {@link Error} then goes on to the scheduler, which is no place to swallow it.
+         */
+        private void endUnexpectedly(Throwable unexpected) {
+            try {
+                LOG.log(System.Logger.Level.ERROR, namespace + ": " + direction + " of " + ref + " failed unexpectedly",
+                        unexpected);
+                failed("unexpected error: " + unexpected);
+            } finally {
+                result.complete(StepOutcome.FAILED);
+            }
+            if (unexpected instanceof Error error) {
+                throw error;
             }
         }
 
@@ -205,43 +208,29 @@ final class ResourceScaler {
             }
             ApiFailure lastConflict = null;
             for (int decision = 1; decision <= DECISIONS_PER_ATTEMPT; decision++) {
-                Optional<ScalableResource> cached = number == 1 && decision == 1 && doubts.of(ref).isEmpty()
-                        ? resources.cached(namespace, ref) : Optional.empty();
-                Optional<StepDecision> onCache = cached.map(copy -> decide(Optional.of(copy)));
-                if (!delayed && onCache.filter(d -> d instanceof NothingToDo nothing && nothing.sendsNothing()).isPresent()) {
-                    return new Next.Done(StepOutcome.NOTHING_TO_DO);
-                }
-                boolean cacheDecides = onCache.filter(Scale.class::isInstance).isPresent();
-                Optional<ScalableResource> seen = cacheDecides ? cached : resources.read(namespace, ref, step.timeout());
-                if (!cacheDecides) {
-                    doubts.seen(ref, seen);
-                }
-                StepDecision decided = cacheDecides ? onCache.get() : decide(seen);
-                Optional<Next> untilDoubtEnds = awaitDoubt(number, decided);
+                Look look = looks.look(step, direction, number == 1 && decision == 1, delayed);
+                Optional<Next> untilDoubtEnds = awaitDoubt(number, look.decision());
                 if (untilDoubtEnds.isPresent()) {
                     return untilDoubtEnds.get();
                 }
                 try {
-                    return act(number, decided, seen);
+                    return act(number, look);
                 } catch (ApiFailure failure) {
                     if (!failure.is(ApiFailure.Kind.CONFLICT)) {
                         throw failure;
                     }
                     lastConflict = failure;
-                    LOG.log(System.Logger.Level.DEBUG, () -> namespace + ": " + ref + " changed before "
-                            + direction + " wrote it; deciding again on a read: " + failure.getMessage());
+                    LOG.log(System.Logger.Level.DEBUG, () -> namespace + ": " + ref + " changed before " + direction
+                            + " wrote it (decided on " + look.source() + "); deciding again on a read: "
+                            + failure.getMessage());
                 }
             }
             throw new ApiFailure(ApiFailure.Kind.CONFLICT, direction + " of " + ref + " in namespace " + namespace
                     + ": the resource changed before each of " + DECISIONS_PER_ATTEMPT + " writes", lastConflict);
         }
 
-        private StepDecision decide(Optional<ScalableResource> seen) {
-            return StepDecision.decide(direction, step, seen);
-        }
-
         /**
-         * A decision to send nothing, taken on the version a write of ours is in doubt at, waits: that
+         * A decision that scales nothing, taken on the version a write of ours is in doubt at, waits: that
          * write may still land and undo it. The step decides again on a read every poll, until the
          * dependent moves past that version or the doubt's time is over.
          */
@@ -250,7 +239,7 @@ final class ResourceScaler {
             if (doubt.isEmpty() || decided.needsScaling()) {
                 return Optional.empty();
             }
-            Duration left = Duration.between(scheduler.now(), doubt.get().until());
+            Duration left = doubt.get().until().remaining(scheduler);
             if (!left.isPositive()) {
                 doubts.expired(ref, doubt.get());
                 LOG.log(System.Logger.Level.INFO, () -> namespace + ": the write of " + ref + " at version "
@@ -262,13 +251,14 @@ final class ResourceScaler {
                     + ": a write of " + ref + " at version "
                     + doubt.get().version() + " got no answer within its deadline and may still land; " + direction
                     + " waits up to " + GoDuration.format(left) + " for " + ref.name() + " to move past that version"
-                    + " before deciding it needs nothing");
-            Duration poll = left.compareTo(tuning.readinessPoll()) < 0 ? left : tuning.readinessPoll();
-            return Optional.of(new Next.WaitThen(poll, () -> attempt(number), StepOutcome.CANCELLED));
+                    + " before deciding it needs no scale");
+            return Optional.of(new Next.WaitThen(shorter(left, tuning.readinessPoll()), () -> attempt(number),
+                    StepOutcome.CANCELLED));
         }
 
-        /** Does what {@code decided} says, on {@code seen}; a scale first waits the step's initial delay, once. */
-        private Next act(int number, StepDecision decided, Optional<ScalableResource> seen) {
+        /** Does what the look decided; a scale first waits the step's initial delay, once. */
+        private Next act(int number, Look look) {
+            StepDecision decided = look.decision();
             if (decided.needsScaling()) {
                 if (!delayed && step.initialDelay().isPositive()) {
                     delayed = true;
@@ -285,97 +275,53 @@ final class ResourceScaler {
                         ref + " not found in namespace " + namespace);
                 case UnusableRecord unusable -> throw new ApiFailure(ApiFailure.Kind.BAD_INPUT, unusable.message());
                 case Skip skip -> {
-                    patch(skip.cleanUp());
+                    writes.cleanUp(ref, look.seen(), skip.cleanUp(), step.timeout());
                     observer.resourceSkipped(namespace, direction, ref, skip.reason());
                     yield new Next.Done(StepOutcome.SKIPPED);
                 }
                 case NothingToDo nothing -> {
-                    patch(nothing.cleanUp());
+                    writes.cleanUp(ref, look.seen(), nothing.cleanUp(), step.timeout());
                     yield new Next.Done(StepOutcome.NOTHING_TO_DO);
                 }
                 case Scale scale -> {
-                    write(seen.orElseThrow(), scale);
-                    observer.resourceScaled(namespace, direction, ref, scale.from(), scale.to(), cause);
-                    Duration bound = tuning.readinessBound();
-                    yield awaitReadiness(scale, bound, bound);
+                    writes.scale(ref, look.seen().orElseThrow(), scale, step.timeout(),
+                            () -> observer.resourceScaled(namespace, direction, ref, scale.from(), scale.to(), cause));
+                    yield awaitReadiness(scale, Deadline.in(scheduler, tuning.readinessBound()));
                 }
             };
         }
 
         /**
-         * Sends a scale at the version it was decided on, so that the recorded count is always the one
-         * the scale to 0 replaced, and a scale-up restores the count recorded on what it scales: one
-         * write where the kind allows; otherwise a scale-down's record, then its scale at the version the
-         * record answered, or a scale-up's scale, then the record's removal.
-         *
-         * @throws ApiFailure CONFLICT when the dependent changed since {@code seen}: nothing was changed
-         */
-        private void write(ScalableResource seen, Scale scale) {
-            Duration deadline = writeDeadline();
-            String at = seen.version();
-            try {
-                if (resources.scalesInOneWrite(ref)) {
-                    resources.scaleAndAnnotateAt(namespace, ref, at, scale.to(), scale.annotations(), deadline);
-                } else if (scale.annotationsFirst()) {
-                    at = resources.patchAnnotationsAt(namespace, ref, at, scale.annotations(), deadline);
-                    resources.scaleAt(namespace, ref, at, scale.to(), deadline);
-                } else {
-                    resources.scaleAt(namespace, ref, at, scale.to(), deadline);
-                    at = null; // the count is written; the record's removal decides none
-                    resources.patchAnnotations(namespace, ref, scale.annotations(), deadline);
-                }
-            } catch (ApiFailure failure) {
-                doubts.failed(ref, at, failure, scheduler.now(), deadline);
-                throw failure;
-            }
-            doubts.landed(ref);
-        }
-
-        /**
-         * The step's timeout, cut to end when the shoot's next probe run is due (at least
-         * {@link #MIN_WRITE_DEADLINE}): an answer later than that would be taken for the state a newer
-         * verdict decides on, and the write is given up instead (and is in doubt).
-         */
-        private Duration writeDeadline() {
-            Duration untilNextProbe = Duration.between(scheduler.now(), nextProbe);
-            if (untilNextProbe.compareTo(step.timeout()) >= 0) {
-                return step.timeout();
-            }
-            return untilNextProbe.compareTo(MIN_WRITE_DEADLINE) > 0 ? untilNextProbe : MIN_WRITE_DEADLINE;
-        }
-
-        /** Annotation changes made whatever the version: clean-ups that decide no count. */
-        private void patch(Map<String, Optional<String>> changes) {
-            if (!changes.isEmpty()) {
-                resources.patchAnnotations(namespace, ref, changes, writeDeadline());
-            }
-        }
-
-        /**
          * Watches the ready replicas until the scale shows done, polling every {@link ProberTuning#readinessPoll()}
-         * for at most {@code bound} (counted in the scheduler's waits, so a wall-clock step does not
-         * move it), so that the next level starts only once this one is up (or down); then moves on
-         * either way, as the original does: a rollout that never completes must not hold the next level.
+         * after each check, until {@code end} (on the monotonic clock: a wall-clock step moves it neither way;
+         * each read is given the time left), so that the next level starts only once this one is up (or
+         * down); then moves on either way, as the original does: a rollout that never completes must not
+         * hold the next level.
          */
-        private Next awaitReadiness(Scale scale, Duration left, Duration bound) {
-            if (cancellation.isCancelled() || isReached(scale, bound)) {
+        private Next awaitReadiness(Scale scale, Deadline end) {
+            if (cancellation.isCancelled()) {
                 return new Next.Done(StepOutcome.SCALED);
             }
+            Duration left = end.remaining(scheduler);
+            if (left.isPositive() && isReached(scale, left)) {
+                return new Next.Done(StepOutcome.SCALED);
+            }
+            left = end.remaining(scheduler);
             if (!left.isPositive()) {
                 LOG.log(System.Logger.Level.INFO, () -> namespace + ": " + ref + " did not reach "
                         + (direction == ScaleDirection.UP ? "1 ready replica" : "0 ready replicas")
-                        + " within " + GoDuration.format(bound) + "; moving on");
+                        + " within " + GoDuration.format(tuning.readinessBound()) + "; moving on");
                 return new Next.Done(StepOutcome.SCALED);
             }
-            Duration poll = left.compareTo(tuning.readinessPoll()) < 0 ? left : tuning.readinessPoll();
-            return new Next.WaitThen(poll, () -> awaitReadiness(scale, left.minus(poll), bound), StepOutcome.SCALED);
+            Duration poll = shorter(left, tuning.readinessPoll());
+            return new Next.WaitThen(poll, () -> awaitReadiness(scale, end), StepOutcome.SCALED);
         }
 
-        private boolean isReached(Scale scale, Duration bound) {
+        /** Whether the dependent shows the scale done: its cached copy when that is at or past the write, else a read. */
+        private boolean isReached(Scale scale, Duration left) {
             try {
-                // Readiness only paces the levels: the cache's copy will do when it holds the resource.
-                Duration readTimeout = bound.compareTo(step.timeout()) < 0 ? bound : step.timeout();
-                return resources.cachedForPacing(namespace, ref).or(() -> resources.read(namespace, ref, readTimeout))
+                Duration readTimeout = shorter(longer(left, MIN_READINESS_READ), step.timeout());
+                return resources.cached(namespace, ref).or(() -> resources.read(namespace, ref, readTimeout))
                         .map(seen -> scale.reachedBy(seen.readyReplicas()))
                         .orElse(false);
             } catch (ApiFailure failure) {
@@ -387,5 +333,13 @@ final class ResourceScaler {
             observer.resourceFailed(namespace, direction, ref, reason);
             return new Next.Done(StepOutcome.FAILED);
         }
+    }
+
+    private static Duration shorter(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static Duration longer(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 }

@@ -48,10 +48,12 @@ final class ScaleFlow {
      * Runs the plan once every earlier flow of the shoot has stopped ({@code earlierStopped}), so that
      * two flows never write to the shoot's dependents at the same time.
      *
-     * @return completes when the earlier flows and this one have stopped; never exceptionally
+     * @return completes when the earlier flows and this one have stopped; exceptionally only with an
+     *     {@link Error} this flow ended in
      */
     CompletableFuture<FlowOutcome> startAfter(CompletableFuture<?> earlierStopped) {
-        return earlierStopped.thenCompose(ignored -> start());
+        // An earlier flow that ended in an Error has stopped as well: this one starts all the same.
+        return earlierStopped.handle((outcome, error) -> null).thenCompose(ignored -> start());
     }
 
     /** Runs the plan; a flow cancelled before it started ends at once without touching anything. */
@@ -67,9 +69,12 @@ final class ScaleFlow {
         try {
             observer.flowStarted(namespace, plan.direction(), cause);
             runLevel(0);
-        } catch (RuntimeException unexpected) {
+        } catch (Throwable unexpected) {
             LOG.log(System.Logger.Level.ERROR, namespace + ": " + plan.direction() + " flow failed unexpectedly", unexpected);
             finish(FlowOutcome.FAILED);
+            if (unexpected instanceof Error error) {
+                throw error;
+            }
         }
         return done;
     }
@@ -111,7 +116,7 @@ final class ScaleFlow {
                 } else {
                     runLevel(index + 1);
                 }
-            } catch (RuntimeException unexpected) {
+            } catch (Throwable unexpected) {
                 failedStep(unexpected);
                 finish(FlowOutcome.FAILED);
             }

@@ -100,7 +100,7 @@ final class ShootProbe {
 
     /** Starts probing: the first run comes after {@code firstRunDelay} (at least the initial delay). */
     void start(Duration firstRunDelay) {
-        observer.probeStarted(namespace);
+        observer.probeStarted(namespace, firstRunDelay);
         scheduleRunIn(firstRunDelay);
     }
 
@@ -205,6 +205,7 @@ final class ShootProbe {
             }
             Duration delay = held ? regularInterval() : delayAfter(decidedAt, verdict, action);
             Deadline next = decidedAtReading.plus(delay);
+            scaler.nextProbeDue(next); // before any flow starts on this verdict: its writes end by then
             Instant nextProbe = SaturatingTime.plus(decidedAt, delay);
             if (!reportUnlessClosed(() -> observer.probeSucceeded(namespace, verdict, action, nextProbe))) {
                 return next;
@@ -220,6 +221,7 @@ final class ShootProbe {
                 throttledUntil = ended.plus(wait);
                 delay = longer(delay, wait);
             }
+            scaler.nextProbeDue(ended.plus(delay));
             Instant nextProbe = SaturatingTime.plus(scheduler.now(), delay);
             ProbeStage failedStage = stage;
             reportUnlessClosed(() -> observer.probeFailed(namespace, failedStage, failure, nextProbe));

@@ -74,8 +74,8 @@ public final class ShadowProberObserver implements ProberObserver {
     }
 
     @Override
-    public void probeStarted(String ns) {
-        observer.probeStarted(ns);
+    public void probeStarted(String ns, Duration firstRunIn) {
+        observer.probeStarted(ns, firstRunIn);
     }
 
     @Override

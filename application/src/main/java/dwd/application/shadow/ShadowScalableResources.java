@@ -155,20 +155,8 @@ public final class ShadowScalableResources implements ScalableResources {
         return cached;
     }
 
-    @Override
-    public void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
-            Duration timeout) {
-        if (changes.isEmpty()) {
-            return;
-        }
-        var key = new Key(namespace, ref);
-        ScalableResource before = seedValueOf(key, timeout);
-        Answer answer = ServerAnswers.send(mode, () -> seed.patchAnnotations(namespace, ref, changes, timeout));
-        recordAnnotations(key, before, changes, answer);
-    }
-
     /**
-     * As {@link #patchAnnotations}, made at {@code version}: a server dry run is made at it too, and in
+     * Records would-be annotation changes, made at {@code version}: a server dry run is made at it too, and in
      * client mode the seed is read to check it. A conflict is no finding about the write but about the
      * base it was decided on: it is thrown, and the prober decides again on a read, as it would for real.
      */
@@ -201,14 +189,17 @@ public final class ShadowScalableResources implements ScalableResources {
 
     /** Made at {@code version} as {@link #patchAnnotationsAt} is. */
     @Override
-    public void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
+    public String scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
         var key = new Key(namespace, ref);
         ScalableResource before = baseAt(key, version, timeout);
-        Answer answer = ServerAnswers.sendAt(mode, () -> seed.scaleAt(namespace, ref, version, replicas, timeout));
+        String[] after = {version}; // a dry run changes nothing, the version included
+        Answer answer = ServerAnswers.sendAt(mode, () -> after[0] = seed.scaleAt(namespace, ref, version, replicas,
+                timeout));
         synchronized (this) {
             recordReplicas(key, before, replicas);
             unreported.computeIfAbsent(key, k -> new ArrayList<>()).add(new Write(describeScale(replicas), answer));
         }
+        return after[0];
     }
 
     @Override

@@ -2,12 +2,14 @@ package dwd.application.prober;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dwd.application.health.LoopProgress;
 import dwd.application.port.out.ProberObserver;
 import dwd.application.testing.ProberFixture;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +57,27 @@ class FirstRunSpacingTest {
         supervisor.clusterChanged("shoot--d", ProberFixture.healthyShoot());
         fixture.scheduler.advanceBy(Duration.ofMinutes(1));
         assertThat(firstRuns.at).containsEntry("shoot--d", later.plus(initialDelay));
+        supervisor.close();
+    }
+
+    @Test
+    void aProbeWaitingItsTurnForItsFirstRunIsNotStalled() {
+        // First runs 1 s apart, a stall tolerance of 2 s: the tenth shoot's first run comes 9 s after the initial delay.
+        var tuning = new ProberTuning(3, Duration.ofMillis(100), Optional.empty(), Duration.ofSeconds(1),
+                Duration.ofSeconds(10), Duration.ofMillis(500), Duration.ofSeconds(1));
+        var fixture = new ProberFixture(ProberFixture.gardenerConfig(), 4, tuning);
+        var loops = LoopProgress.failingWhenMostStall("probe-loops", fixture.scheduler, Duration.ofSeconds(2));
+        var supervisor = new ProbeSupervisor(fixture.config, tuning, fixture.scheduler, fixture.shoots, fixture.shoots,
+                fixture.resources, new ProbeProgress(loops), new SplittableRandom(4));
+        for (int i = 0; i < 10; i++) {
+            addHealthyShoot(fixture, "shoot--" + i);
+            supervisor.clusterChanged("shoot--" + i, ProberFixture.healthyShoot());
+        }
+
+        for (int second = 0; second < 45; second++) {
+            fixture.scheduler.advanceBy(Duration.ofSeconds(1));
+            assertThat(loops.stalled()).as("%d s after the start", second + 1).isEmpty();
+        }
         supervisor.close();
     }
 

@@ -38,7 +38,7 @@ class OperabilityObserversTest {
     @Test
     void theStatusBoardShowsStateVerdictAndTheLastFlowThatDidSomething() {
         var board = new ProbeStatusBoard(clock);
-        board.probeStarted(NS);
+        board.probeStarted(NS, Duration.ofSeconds(30));
         assertThat(board.snapshot()).singleElement().extracting(ProbeStatusBoard.ShootStatus::state).isEqualTo(State.STARTING);
 
         Instant next = clock.now().plusSeconds(30);
@@ -75,8 +75,8 @@ class OperabilityObserversTest {
     @Test
     void aProbeLoopMoreThanTheToleranceLateIsStalled() {
         var loops = LoopProgress.failingWhenMostStall("probe-loops", clock, Duration.ofSeconds(10));
-        var progress = new ProbeProgress(loops, Duration.ofSeconds(30));
-        progress.probeStarted(NS);
+        var progress = new ProbeProgress(loops);
+        progress.probeStarted(NS, Duration.ofSeconds(30));
         clock.advanceBy(Duration.ofSeconds(40));
         assertThat(loops.check().healthy()).as("first run due at 30 s, 10 s tolerance").isTrue();
         clock.advanceBy(Duration.ofSeconds(1));
@@ -93,9 +93,9 @@ class OperabilityObserversTest {
     @Test
     void oneShootsStalledLoopIsReportedButFailsTheProcessOnlyWhenMostLoopsStall() {
         var loops = LoopProgress.failingWhenMostStall("probe-loops", clock, Duration.ofSeconds(10));
-        var progress = new ProbeProgress(loops, Duration.ofSeconds(1));
+        var progress = new ProbeProgress(loops);
         List<String> shoots = List.of("shoot--a", "shoot--b", "shoot--c");
-        shoots.forEach(progress::probeStarted);
+        shoots.forEach(shoot -> progress.probeStarted(shoot, Duration.ofSeconds(1)));
         clock.advanceBy(Duration.ofSeconds(5));
         progress.probeFailed("shoot--b", ProbeStage.API_SERVER, new ApiFailure(ApiFailure.Kind.TIMEOUT, "slow"),
                 clock.now().plusSeconds(60));
@@ -115,8 +115,8 @@ class OperabilityObserversTest {
     @Test
     void aStepOfTheWallClockStallsNoLoop() {
         var loops = LoopProgress.failingWhenMostStall("probe-loops", clock, Duration.ofSeconds(10));
-        var progress = new ProbeProgress(loops, Duration.ofSeconds(1));
-        progress.probeStarted(NS);
+        var progress = new ProbeProgress(loops);
+        progress.probeStarted(NS, Duration.ofSeconds(1));
         clock.advanceBy(Duration.ofSeconds(1));
         progress.probeFailed(NS, ProbeStage.API_SERVER, new ApiFailure(ApiFailure.Kind.TIMEOUT, "slow"),
                 clock.now().plusSeconds(30));

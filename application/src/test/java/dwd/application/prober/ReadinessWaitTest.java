@@ -95,6 +95,35 @@ class ReadinessWaitTest {
     }
 
     @Test
+    void theWaitIsFiveSecondsInAllHoweverLongItsReadsTake() {
+        for (Duration eachRead : List.of(Duration.ofMillis(700), Duration.ofSeconds(2), Duration.ofSeconds(20))) {
+            var recovered = recover(ProberFixture.gardenerConfig(Duration.ZERO), 18);
+            var fixture = recovered.fixture();
+            Instant kcmUp = recovered.kcmUp();
+            fixture.resources.slowReads(NS, KCM, fixture.scheduler, eachRead); // from the wait's second check on
+
+            fixture.scheduler.advanceTo(kcmUp.plusSeconds(40));
+
+            assertThat(scaleUp(fixture, MCM)).as("reads of %s each", eachRead).hasValue(kcmUp.plusSeconds(5));
+        }
+    }
+
+    @Test
+    void aStepOfTheWallClockMovesTheWaitNeitherWay() {
+        for (Duration step : List.of(Duration.ofHours(1), Duration.ofHours(-1))) {
+            var recovered = recover(ProberFixture.gardenerConfig(Duration.ZERO), 19);
+            var fixture = recovered.fixture();
+            Instant kcmUp = recovered.kcmUp();
+            fixture.scheduler.advanceTo(kcmUp.plusSeconds(2));
+            fixture.scheduler.stepWallClock(step);
+
+            fixture.scheduler.advanceBy(Duration.ofSeconds(10));
+
+            assertThat(scaleUp(fixture, MCM)).as("a step of %s", step).hasValue(kcmUp.plusSeconds(5).plus(step));
+        }
+    }
+
+    @Test
     void aResourcesTimeoutBoundsItsCallsNotTheReadinessWait() {
         ProberConfig gardener = ProberFixture.gardenerConfig(Duration.ZERO);
         for (Duration timeout : List.of(Duration.ofSeconds(2), Duration.ofSeconds(120))) {

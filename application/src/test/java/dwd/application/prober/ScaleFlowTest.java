@@ -4,6 +4,7 @@ import static dwd.application.testing.ProberFixture.CA;
 import static dwd.application.testing.ProberFixture.KCM;
 import static dwd.application.testing.ProberFixture.MCM;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dwd.application.port.out.ApiFailure;
 import dwd.application.testing.InMemoryResources.Write;
@@ -48,6 +49,28 @@ class ScaleFlowTest {
         assertThat(kcmWrites).as("replicas recorded before the scale, once").containsExactly(
                 "annotate " + Annotations.MELTDOWN_PROTECTION_ACTIVE + "= " + Annotations.REPLICAS + "=3",
                 "scale 3->0");
+    }
+
+    /** What a bug or an exhausted JVM throws in a step. */
+    private static final class StepError extends Error {
+        StepError() {
+            super("injected");
+        }
+    }
+
+    @Test
+    void anErrorInAStepFailsItsFlowAndTheShootsNextFlowRunsAllTheSame() {
+        fixture.resources.throwNext(NS, MCM, new StepError()); // in the healthy shoot's first scale-up check
+
+        assertThatThrownBy(() -> fixture.scheduler.advanceBy(Duration.ofSeconds(45)))
+                .as("the Error goes on to the scheduler").isInstanceOf(StepError.class);
+        fixture.meltdown(shoot);
+
+        assertThat(fixture.observer.lines(NS)).contains("failed " + MCM + ": unexpected error: " + new StepError(),
+                "flow UP FAILED");
+        assertThat(fixture.resources.replicas(NS, MCM)).as("the meltdown's flow ran").isZero();
+        assertThat(fixture.resources.replicas(NS, CA)).isZero();
+        assertThat(fixture.resources.replicas(NS, KCM)).isZero();
     }
 
     @Test

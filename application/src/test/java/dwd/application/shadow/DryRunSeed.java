@@ -52,12 +52,6 @@ final class DryRunSeed implements ScalableResources {
         return seed.read(namespace, ref, timeout);
     }
 
-    @Override
-    public synchronized void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
-            Duration timeout) {
-        send(ref, "annotate", "annotate " + ref.name() + " " + new TreeMap<>(changes));
-    }
-
     /** Checked at {@code version} as the server would; a dry run changes nothing, the version included. */
     @Override
     public synchronized String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
@@ -68,9 +62,10 @@ final class DryRunSeed implements ScalableResources {
     }
 
     @Override
-    public synchronized void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
+    public synchronized String scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
         requireAt(namespace, ref, version);
         send(ref, "scale", "scale " + ref.name() + " to " + replicas);
+        return version;
     }
 
     @Override

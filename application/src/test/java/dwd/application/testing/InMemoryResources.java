@@ -40,7 +40,8 @@ public final class InMemoryResources implements ScalableResources {
     private final Clock clock;
     private final Map<String, Stored> store = new HashMap<>();
     private final List<Write> writes = new ArrayList<>();
-    private final Map<String, Deque<ApiFailure>> failures = new HashMap<>();
+    /** Per resource: what the next calls throw (an {@link ApiFailure}, or an {@link Error} a bug would throw). */
+    private final Map<String, Deque<Throwable>> failures = new HashMap<>();
     /** Without a cache (the default), {@link #cached} is always empty, as for resources that keep none. */
     private boolean cacheKept;
     /** Resources whose cached view is stuck at what it was when {@link #freezeCache} was called. */
@@ -51,9 +52,13 @@ public final class InMemoryResources implements ScalableResources {
     private int writesAt;
     /** Per resource: what other writers do just before each of the next writes (a no-op lets one pass). */
     private final Map<String, Deque<Runnable>> beforeWrites = new HashMap<>();
-    /** Per resource: the next versioned write is held by the network (see {@link #holdNextWrite}). */
+    /** Per resource: the next write is held by the network (see {@link #holdNextWrite}). */
     private final Map<String, Hold> holds = new HashMap<>();
     private Runnable afterEachWrite = () -> { };
+    /** Per resource: how long each read takes to be answered (see {@link #slowReads}). */
+    private final Map<String, SlowReads> slowReads = new HashMap<>();
+
+    private record SlowReads(VirtualScheduler scheduler, Duration each) { }
 
     /** A write the network holds: it gets no answer within its deadline, then lands {@code landsAfter} later. */
     private record Hold(VirtualScheduler scheduler, Duration landsAfter, Runnable whileHeld) { }
@@ -97,8 +102,13 @@ public final class InMemoryResources implements ScalableResources {
 
     /** The next calls on this resource (any method) fail with these, in order. */
     public synchronized void failNext(String namespace, String name, ApiFailure... failures) {
-        Deque<ApiFailure> queue = this.failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());
+        Deque<Throwable> queue = this.failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());
         queue.addAll(List.of(failures));
+    }
+
+    /** The next call on this resource throws {@code error}, as a bug or an exhausted JVM would. */
+    public synchronized void throwNext(String namespace, String name, Error error) {
+        failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>()).add(error);
     }
 
     /**
@@ -106,7 +116,7 @@ public final class InMemoryResources implements ScalableResources {
      * crash) can land between any two calls, e.g. between the annotation patch and the scale.
      */
     public synchronized void failAfter(String namespace, String name, int skip, ApiFailure failure) {
-        Deque<ApiFailure> queue = this.failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());
+        Deque<Throwable> queue = this.failures.computeIfAbsent(key(namespace, name), k -> new ArrayDeque<>());
         for (int i = 0; i < skip; i++) {
             queue.add(PASS);
         }
@@ -147,14 +157,22 @@ public final class InMemoryResources implements ScalableResources {
     }
 
     /**
-     * The next write of this resource at a version is held by the network: {@code whileHeld} runs (the
-     * world goes on meanwhile), the call takes its whole deadline and fails as a timeout, and the
-     * request lands {@code landsAfter} after that, if the resource is still at the version it was
-     * made at (the API server's check), else it is refused.
+     * The next write of this resource (any: a scale, a record, a clean-up) is held by the network:
+     * {@code whileHeld} runs (the world goes on meanwhile), the call takes its whole deadline and fails
+     * as a timeout, and the request lands {@code landsAfter} after that, if the resource is still at the
+     * version it was made at (the API server's check), else it is refused.
      */
     public synchronized void holdNextWrite(String namespace, String name, VirtualScheduler scheduler,
             Duration landsAfter, Runnable whileHeld) {
         holds.put(key(namespace, name), new Hold(scheduler, landsAfter, whileHeld));
+    }
+
+    /**
+     * From now on every read of this resource takes {@code each} to be answered; one whose timeout is
+     * shorter takes its timeout and fails as a timeout.
+     */
+    public synchronized void slowReads(String namespace, String name, VirtualScheduler scheduler, Duration each) {
+        slowReads.put(key(namespace, name), new SlowReads(scheduler, each));
     }
 
     /** Runs {@code check} after every write that changed something (a held write's landing included). */
@@ -163,7 +181,7 @@ public final class InMemoryResources implements ScalableResources {
     }
 
     /**
-     * Sends {@code write} (one versioned write) or, if it is to be held, holds it: the caller gets a
+     * Sends {@code write} (one write at a version) or, if it is to be held, holds it: the caller gets a
      * timeout after the deadline, and the write lands later unless the resource moved on.
      */
     private void sendOrHold(String namespace, String name, Duration deadline, Runnable write) {
@@ -237,11 +255,14 @@ public final class InMemoryResources implements ScalableResources {
     }
 
     private void failIfQueued(String namespace, String name) {
-        Deque<ApiFailure> queue = failures.get(key(namespace, name));
+        Deque<Throwable> queue = failures.get(key(namespace, name));
         if (queue != null && !queue.isEmpty()) {
-            ApiFailure next = queue.poll();
+            Throwable next = queue.poll();
+            if (next instanceof Error error) {
+                throw error;
+            }
             if (next != PASS) {
-                throw next;
+                throw (ApiFailure) next;
             }
         }
     }
@@ -249,6 +270,13 @@ public final class InMemoryResources implements ScalableResources {
     @Override
     public synchronized Optional<ScalableResource> read(String namespace, ResourceRef ref, Duration timeout) {
         reads++;
+        SlowReads slow = slowReads.get(key(namespace, ref.name()));
+        if (slow != null) {
+            slow.scheduler().elapse(slow.each().compareTo(timeout) < 0 ? slow.each() : timeout);
+            if (slow.each().compareTo(timeout) > 0) {
+                throw new ApiFailure(ApiFailure.Kind.TIMEOUT, "reading " + ref.name() + ": no answer within " + timeout);
+            }
+        }
         failIfQueued(namespace, ref.name());
         Stored stored = store.get(key(namespace, ref.name()));
         return stored == null ? Optional.empty() : Optional.of(view(ref, stored));
@@ -271,15 +299,6 @@ public final class InMemoryResources implements ScalableResources {
         int ready = stored.fixedReadyReplicas != null ? stored.fixedReadyReplicas : stored.specReplicas;
         return new ScalableResource(ref, Map.copyOf(stored.annotations), stored.specReplicas, ready,
                 Long.toString(stored.version));
-    }
-
-    @Override
-    public synchronized void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
-            Duration timeout) {
-        failIfQueued(namespace, ref.name());
-        runChangeBeforeWrite(namespace, ref.name());
-        annotate(namespace, ref, existing(namespace, ref), changes, timeout);
-        afterEachWrite.run();
     }
 
     @Override
@@ -314,17 +333,20 @@ public final class InMemoryResources implements ScalableResources {
     }
 
     @Override
-    public synchronized void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
+    public synchronized String scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
         writesAt++;
         failIfQueued(namespace, ref.name());
         runChangeBeforeWrite(namespace, ref.name());
+        String[] answered = new String[1];
         sendOrHold(namespace, ref.name(), timeout, () -> {
             Stored stored = atVersion(namespace, ref, version);
             writes.add(new Write(clock.now(), namespace, ref.name(), "scale " + stored.specReplicas + "->" + replicas,
                     timeout));
             stored.specReplicas = replicas;
             stored.version++;
+            answered[0] = Long.toString(stored.version);
         });
+        return answered[0];
     }
 
     @Override

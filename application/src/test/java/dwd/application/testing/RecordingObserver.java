@@ -54,7 +54,7 @@ public final class RecordingObserver implements ProberObserver {
     }
 
     @Override
-    public void probeStarted(String ns) {
+    public void probeStarted(String ns, Duration firstRunIn) {
         record(ns, "probe started");
     }
 

@@ -128,7 +128,7 @@ public final class ProberCommand implements Callable<Integer> {
                 new LoggingProberObserver(operability.seed().outages()::inOutage),
                 metrics,
                 board,
-                new ProbeProgress(loops, config.initialDelay()),
+                new ProbeProgress(loops),
                 // Events are writes too: none in shadow mode (the would-be actions go to the shadow observers).
                 new ScaleEvents(mode.isShadow() ? EventRecorder.none() : LeaderOnly.events(operability.events(), leadership))));
         if (stallFile != null) {

@@ -41,8 +41,9 @@ public final class LogLevels {
     }
 
     /**
-     * Silences client-java's informer classes. dwd's roles no longer use them (they watch with their
-     * own list-watch loop, whose stop logs nothing); kept for callers that still run them in-process.
+     * Silences client-java's informer classes, which log an interrupted watch at ERROR as they stop:
+     * for the demo, whose outside observer of the seed uses them (the roles watch with their own
+     * list-watch loop, whose stop logs nothing).
      */
     public static void quietInformersForShutdown() {
         Configurator.setLevel("io.kubernetes.client.informer", Level.OFF);

@@ -6,6 +6,7 @@ import dwd.domain.config.ResourceRef;
 import dwd.domain.lease.Decision;
 import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.scaling.ScaleDirection;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +72,7 @@ final class ProberEvents implements ProberObserver {
     }
 
     @Override
-    public void probeStarted(String ns) {
+    public void probeStarted(String ns, Duration firstRunIn) {
         add(new Started(Instant.now(), ns));
     }
 

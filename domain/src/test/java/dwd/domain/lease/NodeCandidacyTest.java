@@ -89,7 +89,8 @@ class NodeCandidacyTest {
                     .isEqualTo(NodeCandidacy.DEFAULT_UNHEALTHY_CONDITIONS);
             assertThat(candidacy.unhealthyConditionsFor(node("n1")))
                     .isEqualTo(NodeCandidacy.DEFAULT_UNHEALTHY_CONDITIONS);
-            assertThat(candidacy.exclusionsOf(nodeInPool("n1", "pool-b", condition("DiskPressure", "True")))).isNotEmpty();
+            assertThat(candidacy.exclusionsOf(nodeInPool("n1", "pool-b", condition("DiskPressure", "True"))))
+                    .as("DiskPressure is among the defaults").containsExactly(Exclusion.UNHEALTHY_CONDITION);
         }
 
         @Test

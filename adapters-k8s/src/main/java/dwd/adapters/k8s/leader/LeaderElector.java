@@ -123,6 +123,12 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         return role == Role.LEADING && withinRenewDeadline(nanoTime.getAsLong());
     }
 
+    @Override
+    public synchronized Duration leadingFor() {
+        Duration left = role == Role.LEADING ? timings.renewDeadline().minus(since(lastRenewNanos)) : Duration.ZERO;
+        return left.isNegative() ? Duration.ZERO : left;
+    }
+
     private boolean withinRenewDeadline(long now) {
         return now - lastRenewNanos < timings.renewDeadline().toNanos();
     }

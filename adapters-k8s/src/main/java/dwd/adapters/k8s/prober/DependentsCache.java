@@ -72,10 +72,11 @@ final class DependentsCache implements AutoCloseable {
 
     /**
      * The resource as cached, or empty (not cached, not in the seed, the watch's first list failed
-     * or took longer than {@link #FIRST_LIST_WAIT}, the watch has not proven itself alive lately, or,
-     * unless {@code evenBeforeOwnWrite}, it has not shown dwd's last write of the resource yet).
+     * or took longer than {@link #FIRST_LIST_WAIT}, the watch has not proven itself alive lately, or
+     * its copy is not yet at or past dwd's last write of the resource: a copy from before it would show
+     * what the write replaced, to a decision and to a readiness check alike).
      */
-    Optional<ScalableResource> get(String namespace, ResourceRef ref, boolean evenBeforeOwnWrite) {
+    Optional<ScalableResource> get(String namespace, ResourceRef ref) {
         if (closed || !cacheable(ref)) {
             return Optional.empty();
         }
@@ -94,9 +95,10 @@ final class DependentsCache implements AutoCloseable {
         Optional<ScalableResource> cached = watch.get(namespace, ref.name());
         var written = new WrittenObject(namespace, ref);
         OwnWrite write = ownWrites.get(written);
-        if (write == null || evenBeforeOwnWrite) {
+        if (write == null) {
             return cached;
         }
+        // A watch delivers in order: once it has seen the write's version, its copy is at or past the write.
         if (watch.hasSeen(write.version()) || cached.filter(copy -> copy.version().equals(write.version())).isPresent()) {
             ownWrites.remove(written, write);
             return cached;
@@ -106,7 +108,7 @@ final class DependentsCache implements AutoCloseable {
                 ? System.Logger.Level.INFO : System.Logger.Level.DEBUG;
         LOG.log(level, () -> namespace + ": the watch of " + watch.kinds() + " has not shown dwd's write of " + ref.name()
                 + " (version " + write.version() + ", " + GoDuration.format(unseenFor.truncatedTo(ChronoUnit.SECONDS))
-                + " ago); deciding on a read of the API server");
+                + " ago); reading the API server instead");
         return Optional.empty();
     }
 

@@ -113,21 +113,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     /** From watches over the seed's Deployments and StatefulSets of the dependents' names ({@link DependentsCache}). */
     @Override
     public Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
-        return cache.get(namespace, ref, false);
-    }
-
-    /** The cached copy even before the watch has shown this process's last write: a readiness check's "not yet". */
-    @Override
-    public Optional<ScalableResource> cachedForPacing(String namespace, ResourceRef ref) {
-        return cache.get(namespace, ref, true);
-    }
-
-    @Override
-    public void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes,
-            Duration timeout) {
-        if (!changes.isEmpty()) {
-            wrote(namespace, ref, patch(namespace, ref, null, changes, timeout));
-        }
+        return cache.get(namespace, ref);
     }
 
     /**
@@ -137,17 +123,12 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     @Override
     public String patchAnnotationsAt(String namespace, ResourceRef ref, String version,
             Map<String, Optional<String>> changes, Duration timeout) {
-        return wrote(namespace, ref, patch(namespace, ref, requireVersion(version), changes, timeout));
-    }
-
-    private JsonObject patch(String namespace, ResourceRef ref, String version, Map<String, Optional<String>> changes,
-            Duration timeout) {
         String action = "patching annotations " + changes.keySet() + " of " + ref + " in namespace " + namespace;
         ScalableKinds.Endpoint endpoint = kinds.resolve(ref, timeout, action);
-        V1Patch patch = new V1Patch(annotationsMergePatch(changes, version));
-        return ApiFailures.call(action, () -> JsonCalls.patch(client,
+        V1Patch patch = new V1Patch(annotationsMergePatch(changes, requireVersion(version)));
+        return wrote(namespace, ref, ApiFailures.call(action, () -> JsonCalls.patch(client,
                 () -> endpoint.patchObject(namespace, ref.name(), patch, dryRun),
-                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, timeout));
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, timeout)));
     }
 
     /**
@@ -155,7 +136,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
      * against its object's (a Scale has no version of its own): 409 when the object changed since.
      */
     @Override
-    public void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
+    public String scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout) {
         String action = "scaling " + ref + " in namespace " + namespace + " to " + replicas;
         ScalableKinds.Endpoint endpoint = kinds.resolve(ref, timeout, action);
         V1Scale desired = new V1Scale()
@@ -163,7 +144,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                 .kind("Scale")
                 .metadata(new V1ObjectMeta().name(ref.name()).namespace(namespace).resourceVersion(requireVersion(version)))
                 .spec(new V1ScaleSpec().replicas(replicas));
-        wrote(namespace, ref, ApiFailures.call(action,
+        return wrote(namespace, ref, ApiFailures.call(action,
                 () -> JsonCalls.execute(endpoint.replaceScale(namespace, ref.name(), desired, dryRun), timeout)));
     }
 
@@ -222,9 +203,9 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
     }
 
     /**
-     * {@code {"metadata":{"resourceVersion": version, "annotations":{key: value-or-null}}}} (no
-     * resourceVersion when {@code version} is null), written by hand: a typed model would
-     * serialise its empty lists, and a merge patch with {@code "finalizers":[]} would wipe them.
+     * {@code {"metadata":{"resourceVersion": version, "annotations":{key: value-or-null}}}}, written by
+     * hand: a typed model would serialise its empty lists, and a merge patch with {@code "finalizers":[]}
+     * would wipe them.
      */
     static String annotationsMergePatch(Map<String, Optional<String>> changes, String version) {
         return mergePatch(changes, version, null);
@@ -236,9 +217,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
         changes.forEach((key, value) -> annotations.add(key,
                 value.<JsonElement>map(JsonPrimitive::new).orElse(JsonNull.INSTANCE)));
         JsonObject metadata = new JsonObject();
-        if (version != null) {
-            metadata.addProperty("resourceVersion", version); // a precondition: 409 unless the object is at it
-        }
+        metadata.addProperty("resourceVersion", version); // a precondition: 409 unless the object is at it
         metadata.add("annotations", annotations);
         JsonObject patch = new JsonObject();
         patch.add("metadata", metadata);

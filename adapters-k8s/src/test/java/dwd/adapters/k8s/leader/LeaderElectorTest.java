@@ -183,8 +183,11 @@ class LeaderElectorTest {
         storeA.dead = true;
         scheduler.advanceTo(lastRenew.plus(TIMINGS.renewDeadline()).minusMillis(1));
         assertThat(a.isLeading()).isTrue();
+        assertThat(a.leadingFor()).as("what a write may still take").isEqualTo(Duration.ofMillis(1));
+        assertThat(b.leadingFor()).isZero();
         scheduler.advanceBy(Duration.ofMillis(1));
         assertThat(a.isLeading()).as("fenced at the renew deadline").isFalse();
+        assertThat(a.leadingFor()).isZero();
         assertThat(eventsA.stopped).isEqualTo(lastRenew.plus(TIMINGS.renewDeadline()));
         assertThat(a.role()).isEqualTo(LeaderElector.Role.LOST);
 

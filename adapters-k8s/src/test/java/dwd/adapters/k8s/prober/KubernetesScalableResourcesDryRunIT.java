@@ -3,11 +3,11 @@ package dwd.adapters.k8s.prober;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
-import dwd.adapters.k8s.testing.WithLocalControlPlane;
-import dwd.application.port.out.ApiFailure;
-import dwd.application.port.out.ApiFailure.Kind;
-import dwd.domain.config.ResourceRef;
 import dwd.adapters.k8s.testing.TestWatchReports;
+import dwd.adapters.k8s.testing.WithLocalControlPlane;
+import dwd.application.port.out.ApiFailure.Kind;
+import dwd.application.port.out.ApiFailure;
+import dwd.domain.config.ResourceRef;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
@@ -39,9 +39,9 @@ class KubernetesScalableResourcesDryRunIT {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final ResourceRef KCM = new ResourceRef("apps/v1", "Deployment", "kube-controller-manager");
+    private static final String MELTDOWN = "dependency-watchdog.gardener.cloud/meltdown-protection-active";
     private static final Map<String, Optional<String>> MELTDOWN_MARKS = Map.of(
-            "dependency-watchdog.gardener.cloud/replicas", Optional.of("3"),
-            "dependency-watchdog.gardener.cloud/meltdown-protection-active", Optional.of(""));
+            "dependency-watchdog.gardener.cloud/replicas", Optional.of("3"), MELTDOWN, Optional.of(""));
 
     private LocalControlPlane controlPlane;
     private AppsV1Api apps;
@@ -94,10 +94,11 @@ class KubernetesScalableResourcesDryRunIT {
         String before = deployment().getMetadata().getResourceVersion();
         try (var resources = KubernetesScalableResources.serverDryRun(seedClients(null), TestWatchReports.create())) {
             assertThat(resources.dryRunWrites()).isTrue();
-            resources.patchAnnotations(namespace, KCM, MELTDOWN_MARKS, TIMEOUT);
             String recorded = resources.patchAnnotationsAt(namespace, KCM, before, MELTDOWN_MARKS, TIMEOUT);
             assertThat(recorded).as("a dry run answers the version unchanged").isEqualTo(before);
-            resources.scaleAt(namespace, KCM, recorded, 0, TIMEOUT); // so the scale at it lands, as the real one would
+            String scaled = resources.scaleAt(namespace, KCM, recorded, 0, TIMEOUT); // lands, as the real one would
+            assertThat(scaled).as("so does a scale's").isEqualTo(before);
+            resources.patchAnnotationsAt(namespace, KCM, scaled, Map.of(MELTDOWN, Optional.empty()), TIMEOUT);
             resources.scaleAndAnnotateAt(namespace, KCM, before, 0, MELTDOWN_MARKS, TIMEOUT);
             assertThat(resources.read(namespace, KCM, TIMEOUT).orElseThrow().specReplicas()).isEqualTo(3);
             ApiFailure stale = failureOf(() -> resources.scaleAt(namespace, KCM, "1", 0, TIMEOUT));
@@ -109,7 +110,7 @@ class KubernetesScalableResourcesDryRunIT {
         assertThat(after.getMetadata().getAnnotations()).isNullOrEmpty();
         String path = "/apis/apps/v1/namespaces/" + namespace + "/deployments/" + KCM.name();
         assertThat(requests).filteredOn(request -> !request.startsWith("GET")).containsExactly(
-                "PATCH " + path + "?dryRun=All", "PATCH " + path + "?dryRun=All", "PUT " + path + "/scale?dryRun=All",
+                "PATCH " + path + "?dryRun=All", "PUT " + path + "/scale?dryRun=All", "PATCH " + path + "?dryRun=All",
                 "PATCH " + path + "?dryRun=All", "PUT " + path + "/scale?dryRun=All");
         try (var real = new KubernetesScalableResources(seedClients(null), TestWatchReports.create())) {
             assertThat(real.dryRunWrites()).isFalse();
@@ -120,15 +121,15 @@ class KubernetesScalableResourcesDryRunIT {
     void theServerRefusesADryRunAsItWouldRefuseTheRealWrite() throws ApiException {
         grantEverythingButScaling("dwd-shadow-limited");
         try (var limited = KubernetesScalableResources.serverDryRun(seedClients("dwd-shadow-limited"), TestWatchReports.create())) {
-            limited.patchAnnotations(namespace, KCM, MELTDOWN_MARKS, TIMEOUT); // allowed
             String version = deployment().getMetadata().getResourceVersion();
+            limited.patchAnnotationsAt(namespace, KCM, version, MELTDOWN_MARKS, TIMEOUT); // allowed
             ApiFailure forbidden = failureOf(() -> limited.scaleAt(namespace, KCM, version, 0, TIMEOUT));
             assertThat(forbidden.kind()).isEqualTo(Kind.FORBIDDEN);
             assertThat(forbidden.getMessage()).contains("scaling " + KCM + " in namespace " + namespace + " to 0: 403",
                     "403", "\"dwd-shadow-limited\" cannot update resource \"deployments/scale\"");
 
-            ApiFailure missing = failureOf(() -> limited.patchAnnotations(namespace,
-                    new ResourceRef("apps/v1", "Deployment", "not-there"), MELTDOWN_MARKS, TIMEOUT));
+            ApiFailure missing = failureOf(() -> limited.patchAnnotationsAt(namespace,
+                    new ResourceRef("apps/v1", "Deployment", "not-there"), version, MELTDOWN_MARKS, TIMEOUT));
             assertThat(missing.kind()).isEqualTo(Kind.NOT_FOUND);
         }
         try (var admin = KubernetesScalableResources.serverDryRun(seedClients(null), TestWatchReports.create())) {

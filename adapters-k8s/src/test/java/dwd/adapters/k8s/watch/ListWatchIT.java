@@ -295,8 +295,8 @@ class ListWatchIT {
         await("the injected failure").atMost(Duration.ofSeconds(30)).until(() -> watchRequests.get() >= 1);
         await("not trusted meanwhile").atMost(Duration.ofSeconds(1)).until(() -> !watch.hasSynced());
 
-        await("listed afresh and watching").atMost(Duration.ofSeconds(30)).until(() -> watchRequests.get() >= 2);
-        assertThat(watch.hasSynced()).isTrue();
+        await("listed afresh, trusted again and watching").atMost(Duration.ofSeconds(30))
+                .until(() -> watchRequests.get() >= 2 && watch.hasSynced());
         new CoreV1Api(controlPlane.apiClient()).createNamespacedConfigMap(namespace, configMap("later", "1")).execute();
         await().atMost(Duration.ofSeconds(30)).until(() -> seen.contains("later=1"));
         assertThat(reports.running().dead()).isEmpty();

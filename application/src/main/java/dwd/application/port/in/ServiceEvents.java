@@ -4,7 +4,7 @@ import dwd.domain.weeding.EndpointSliceState;
 
 /**
  * What the weeder is told about the EndpointSlices of the configured services. Events for one slice
- * must arrive in order (an informer delivers them so); events for different slices may arrive
+ * must arrive in order (one watch delivers them so); events for different slices may arrive
  * concurrently.
  */
 public interface ServiceEvents {

@@ -20,7 +20,8 @@ public interface ProberObserver {
     /** How a scale flow ended. */
     enum FlowOutcome { COMPLETED, FAILED, CANCELLED }
 
-    default void probeStarted(String shootNamespace) { }
+    /** A shoot's probe starts; its first run comes {@code firstRunIn} from now (on the monotonic clock). */
+    default void probeStarted(String shootNamespace, Duration firstRunIn) { }
 
     default void probeStopped(String shootNamespace, String reason) { }
 

@@ -32,8 +32,8 @@ final class ProberObservers implements ProberObserver {
     }
 
     @Override
-    public void probeStarted(String ns) {
-        each(o -> o.probeStarted(ns));
+    public void probeStarted(String ns, Duration firstRunIn) {
+        each(o -> o.probeStarted(ns, firstRunIn));
     }
 
     @Override

@@ -10,10 +10,10 @@ import java.util.Optional;
  * any kind with a scale subresource. Every method fails with {@link ApiFailure}; an unknown kind
  * is {@link ApiFailure.Kind#INVALID} with a message naming it.
  *
- * <p>The writes that decide replica counts are made "at" a {@linkplain ScalableResource#version version}:
- * they land only if the resource has not changed since it was seen at that version, and fail with
- * {@link ApiFailure.Kind#CONFLICT} (changing nothing) otherwise. So a decision taken on a copy that
- * may be old (a cache's) is never applied to a resource that has moved on.
+ * <p>Every write is made "at" a {@linkplain ScalableResource#version version}: it lands only if the
+ * resource has not changed since it was seen at that version, and fails with {@link ApiFailure.Kind#CONFLICT}
+ * (changing nothing) otherwise. So a decision taken on a copy that may be old (a cache's) is never
+ * applied to a resource that has moved on, and a write the network delivers late cannot undo a later one.
  */
 public interface ScalableResources {
 
@@ -21,13 +21,8 @@ public interface ScalableResources {
     Optional<ScalableResource> read(String namespace, ResourceRef ref, Duration timeout);
 
     /**
-     * Changes annotations with one JSON merge patch, whatever the resource's version: a present
-     * value sets the key, an empty one removes it.
-     */
-    void patchAnnotations(String namespace, ResourceRef ref, Map<String, Optional<String>> changes, Duration timeout);
-
-    /**
-     * As {@link #patchAnnotations}, only if the resource is still at {@code version}.
+     * Changes annotations with one JSON merge patch, only if the resource is still at {@code version}: a
+     * present value sets the key, an empty one removes it.
      *
      * @return the resource's version after the patch, at which the next write can be made
      * @throws ApiFailure CONFLICT when the resource has changed since {@code version}
@@ -39,9 +34,10 @@ public interface ScalableResources {
      * Sets the replicas of the scale subresource, only if the resource is still at {@code version}
      * (the scale subresource shares its object's version).
      *
+     * @return the resource's version after the write, at which the next write can be made
      * @throws ApiFailure CONFLICT when the resource has changed since {@code version}
      */
-    void scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout);
+    String scaleAt(String namespace, ResourceRef ref, String version, int replicas, Duration timeout);
 
     /**
      * Whether {@code ref}'s kind {@linkplain #scaleAndAnnotateAt scales and annotates in one write}:
@@ -70,19 +66,10 @@ public interface ScalableResources {
      * old, so it only ever saves work: a step that finds nothing to do, a write made {@linkplain
      * #patchAnnotationsAt at} its version (which a change since turns into a conflict), a readiness
      * check. Empty when there is no cache, it has not synced or not proven itself alive lately, it
-     * does not hold the resource, or it has not yet shown this process's last write of it.
+     * does not hold the resource, or its copy is not yet at or past this process's last write of it.
      */
     default Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
         return Optional.empty();
-    }
-
-    /**
-     * As {@link #cached}, also while the cache has not yet shown this process's last write of the
-     * resource: for pacing only (the readiness wait after that write), where a copy from before the
-     * write can only answer "not yet".
-     */
-    default Optional<ScalableResource> cachedForPacing(String namespace, ResourceRef ref) {
-        return cached(namespace, ref);
     }
 
     /**
