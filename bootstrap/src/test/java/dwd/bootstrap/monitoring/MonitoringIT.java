@@ -327,7 +327,8 @@ class MonitoringIT {
         });
         expect.put("API requests by target and code", p -> {
             for (String target : List.of("seed", "shoot", "leader-election")) {
-                assertThat(p.series(Map.of("role", "prober", "target", target, "code", "200")).max()).isPositive();
+                assertThat(p.series(Map.of("role", "prober", "target", target, "code", "200")).max())
+                        .as("the prober's %s requests answered 200", target).isPositive();
             }
             assertThat(p.series(Map.of("role", "prober", "target", "shoot", "code", "none")).max()).isPositive();
             assertThat(p.series(Map.of("role", "weeder", "target", "seed", "code", "200")).max()).isPositive();

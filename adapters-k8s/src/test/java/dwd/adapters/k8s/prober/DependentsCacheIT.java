@@ -89,6 +89,39 @@ class DependentsCacheIT {
         assertThat(after.version()).isEqualTo(written);
     }
 
+    @Test
+    void whileTheDependentsWatchFailsDecisionsReadTheSeedAndTheScaleUpLands(LocalControlPlane controlPlane)
+            throws Exception {
+        String namespace = shootWithKcm(controlPlane);
+        var seed = new FailingWatches("/namespaces/" + namespace + "/deployments/");
+        var reports = TestWatchReports.create();
+        resources = new KubernetesScalableResources(() -> seed.on(controlPlane.newApiClient(Duration.ofSeconds(30))),
+                reports);
+        await("the cache holds KCM").atMost(Duration.ofSeconds(30))
+                .until(() -> resources.cached(namespace, KCM), Optional::isPresent);
+
+        // The watch loop fails on its next event (the scale-down below) and on every list it tries after.
+        seed.failing.set(true);
+        ScalableResource before = resources.read(namespace, KCM, TIMEOUT).orElseThrow();
+        resources.scaleAndAnnotateAt(namespace, KCM, before.version(), 0, RECORD, TIMEOUT);
+        await("the failure noticed").atMost(Duration.ofSeconds(30)).until(() -> seed.refused.get() > 0);
+        assertThat(resources.cached(namespace, KCM)).as("a failed watch's cache is not used").isEmpty();
+
+        ScalableResource scaledDown = resources.read(namespace, KCM, TIMEOUT).orElseThrow();
+        assertThat(scaledDown.specReplicas()).as("the seed read instead").isZero();
+        resources.scaleAndAnnotateAt(namespace, KCM, scaledDown.version(), 3,
+                Map.of("dependency-watchdog.gardener.cloud/replicas", Optional.empty(),
+                        "dependency-watchdog.gardener.cloud/meltdown-protection-active", Optional.empty()), TIMEOUT);
+        assertThat(resources.read(namespace, KCM, TIMEOUT).orElseThrow().specReplicas()).as("the scale-up landed").isEqualTo(3);
+        assertThat(reports.running().oldest("deployments")).as("the cache's age, for its metric")
+                .hasValueSatisfying(age -> assertThat(age).isPositive());
+
+        seed.failing.set(false);
+        ScalableResource again = await("the watch lists afresh and is trusted again").atMost(Duration.ofSeconds(60))
+                .until(() -> resources.cached(namespace, KCM), Optional::isPresent).orElseThrow();
+        assertThat(again.specReplicas()).isEqualTo(3);
+    }
+
     private static String shootWithKcm(LocalControlPlane controlPlane) throws Exception {
         String namespace = controlPlane.createNamespace("shoot--own-writes");
         Map<String, String> labels = Map.of("app", "kcm");
