@@ -53,6 +53,9 @@ class ProberBadInputIT {
         /** Fresh leases counted as expired would scale the healthy shoot down: the configured grace applies instead. */
         GRACE_PERIOD_NOT_POSITIVE("nodeMonitorGracePeriod is -1h0m0s, not positive: the prober uses its"
                 + " kcmNodeMonitorGraceDuration instead", true),
+        /** A zero grace would count every lease as expired: the configured grace applies, as for a negative one. */
+        GRACE_PERIOD_ZERO("nodeMonitorGracePeriod is 0s, not positive: the prober uses its"
+                + " kcmNodeMonitorGraceDuration instead", true),
         KUBECONFIG_WITH_TOO_MANY_ALIASES("the kubeconfig is not valid YAML (line 5, column", true),
         SHOOT_API_THAT_REDIRECTS("302 (a redirect, which dwd does not follow", true),
         LEASE_LIST_THAT_NEVER_ENDS("refused: more than 25 pages of leases in kube-node-lease", true);
@@ -106,7 +109,7 @@ class ProberBadInputIT {
                     .until(() -> linesAfter(problemLogged, broken + ": ") >= 2);
         }
 
-        if (bad == BadInput.GRACE_PERIOD_NOT_POSITIVE) {
+        if (bad == BadInput.GRACE_PERIOD_NOT_POSITIVE || bad == BadInput.GRACE_PERIOD_ZERO) {
             assertThat(logLines()).filteredOn(line -> line.text().contains(broken + ": lease probe: "))
                     .as("the broken shoot's verdicts").isNotEmpty()
                     .allSatisfy(line -> assertThat(line.text()).contains("0 expired").doesNotContain("SCALE_DOWN"));
@@ -139,10 +142,11 @@ class ProberBadInputIT {
             case SECRET_WITHOUT_KUBECONFIG -> shoot.createSecret(SECRET, Map.of("config", kubeconfig));
             case KUBECONFIG_THAT_DOES_NOT_PARSE -> shoot.createSecret(SECRET, Map.of("kubeconfig", "clusters: [unclosed"));
             case KUBECONFIG_WITH_TOO_MANY_ALIASES -> shoot.createSecret(SECRET, Map.of("kubeconfig", aliasBomb()));
-            case GRACE_PERIOD_NOT_POSITIVE -> {
+            case GRACE_PERIOD_NOT_POSITIVE, GRACE_PERIOD_ZERO -> {
                 shoot.createSecret(SECRET, Map.of("kubeconfig", kubeconfig));
                 shoot.createDeployment("kube-controller-manager", 1);
-                shoot.createCluster(ShootDocument.reconciled().gracePeriod("-1h").toMap());
+                shoot.createCluster(ShootDocument.reconciled()
+                        .gracePeriod(bad == BadInput.GRACE_PERIOD_ZERO ? "0s" : "-1h").toMap());
             }
             case SHOOT_API_THAT_REDIRECTS -> {
                 var elsewhere = stub(path -> ShootApiStub.version());
@@ -162,7 +166,8 @@ class ProberBadInputIT {
                 shoot.createLease(node, null);
             }
         }
-        if (bad.probed && bad != BadInput.GRACE_PERIOD_NOT_POSITIVE) { // that one has its Cluster already
+        boolean hasItsCluster = bad == BadInput.GRACE_PERIOD_NOT_POSITIVE || bad == BadInput.GRACE_PERIOD_ZERO;
+        if (bad.probed && !hasItsCluster) {
             shoot.createCluster(ShootDocument.reconciled().gracePeriod("1h").toMap());
         }
         return shoot;
