@@ -53,7 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
 @WithLocalControlPlane(apiServerFlags = {
         "--audit-policy-file=target/test-classes/dwd/it/gardener-audit-policy.yaml",
         "--audit-log-path=target/gardener-swap-in-audit.log"})
-@EnabledIf(value = "dwd.bootstrap.gardener.GardenletPod#runnable", disabledReason = GardenletPod.SLIRP_MISSING)
+@EnabledIf(value = "dwd.bootstrap.gardener.GardenletPod#runnable", disabledReason = GardenletPod.TOOLS_MISSING)
 class GardenerSwapInIT {
 
     static final Path AUDIT_LOG = Path.of("target/gardener-swap-in-audit.log");

@@ -36,8 +36,8 @@ public final class GardenletPod {
     public static final String API_SERVER_NAME = "kubernetes.default.svc";
     static final String SERVICE_ACCOUNT_MOUNT = "/var/run/secrets/kubernetes.io/serviceaccount";
 
-    public static final String SLIRP_MISSING =
-            "slirp4netns is not installed: GardenerSwapInIT skips (Debian: apt-get install -y slirp4netns)";
+    public static final String TOOLS_MISSING =
+            "podman or slirp4netns is not installed: GardenerSwapInIT skips (Debian: apt-get install -y podman runc slirp4netns)";
 
     private GardenletPod() {
     }
