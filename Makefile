@@ -72,13 +72,13 @@ bench-scale: control-plane
 ## one table with both columns and their ratio (opt-in, not part of make test). N shoots (0: the weeder only);
 ## MINUTES the window, WARMUP its warm-up (s), REPEAT the pairs, WEEDER=0 skips the weeder part, WEEDER_TRIALS /
 ## WEEDER_FRESH / WEEDER_IDLE its trials; BENCH_FLAGS adds -Ddwd.bench.versus.* settings (VersusSettings.java).
-MINUTES ?= 5
 WARMUP ?= 60
 REPEAT ?= 1
 WEEDER ?= 1
 WEEDER_TRIALS ?= 60
 WEEDER_FRESH ?= 50
 WEEDER_IDLE ?= 60
+bench-versus: MINUTES ?= 5
 bench-versus: control-plane original-dwd app
 	$(MVN) -pl bootstrap -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dit.test=VersusBenchIT -Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true \
@@ -99,8 +99,8 @@ bench-image: control-plane app
 ## bench-image-memory: the prober in the image under a memory limit (Gardener's: MEMORY=512m) with Gardener's
 ## flags and the image's own JVM settings, against N simulated shoots for MINUTES minutes after a minute of
 ## warm-up: OOM kills, the container's memory, the heap, probe lateness (docs/benchmarks.md, docs/deploy.md).
-MINUTES ?= 10
 MEMORY ?= 512m
+bench-image-memory: MINUTES ?= 10
 bench-image-memory: control-plane
 	$(MVN) -pl bootstrap -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dit.test=ImageMemoryBenchIT -Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true \
