@@ -219,9 +219,9 @@ final class ProberVersusRun {
             return counts.isEmpty() ? "none" : "no probe run in the window";
         }
         // The seed's own watches and the harness's restart now and then; below 0.005 per run they are not the prober's.
-        var parts = new ArrayList<String>();
-        counts.entrySet().stream().filter(kindCount -> kindCount.getValue() / runs >= 0.005).forEach(kindCount ->
-                parts.add(String.format(Locale.ROOT, "%s %.2f", kindCount.getKey(), kindCount.getValue() / runs)));
+        List<String> parts = counts.entrySet().stream().filter(kindCount -> kindCount.getValue() / runs >= 0.005)
+                .map(kindCount -> String.format(Locale.ROOT, "%s %.2f", kindCount.getKey(), kindCount.getValue() / runs))
+                .toList();
         return parts.isEmpty() ? "none at 0.01 or more" : String.join(", ", parts);
     }
 
