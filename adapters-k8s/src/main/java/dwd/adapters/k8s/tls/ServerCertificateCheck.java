@@ -139,8 +139,9 @@ public final class ServerCertificateCheck extends X509ExtendedTrustManager {
                     String whose = i == 0 ? "the server's certificate (" + name(certificate.getSubjectX500Principal()) + ")"
                             : "the certificate of its issuer " + name(certificate.getSubjectX500Principal());
                     String when = now.isAfter(until) ? "expired at " + until : "is not valid before " + from;
+                    // No "now" in the message: it stays the same text while the problem lasts, so it is logged once.
                     return new CertificateRefused(Kind.CERTIFICATE_EXPIRED, whose + " " + when + " (valid from " + from
-                            + " to " + until + "; now " + now + ")", refused);
+                            + " to " + until + ")", refused);
                 }
             }
         }
