@@ -191,7 +191,7 @@ public final class SeedFixture implements AutoCloseable {
      * {@code count} nodes whose leases are renewed like kubelets from now on, and the Cluster with
      * a grace period of 8 s (leases expire 6 s, 0.75 × 8 s, after their last renewal). Returns the nodes.
      */
-    List<String> createRenewingShoot(String kubeconfig, int count) throws ApiException {
+    public List<String> createRenewingShoot(String kubeconfig, int count) throws ApiException {
         createKubeconfigSecret(kubeconfig);
         createGardenerDependents();
         List<String> created = createNodes(count);

@@ -24,6 +24,7 @@ import java.util.function.Consumer;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
 import okhttp3.OkHttpClient;
+import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.BufferedSource;
@@ -264,7 +265,7 @@ final class WatchCalls {
     private Response send(String action, boolean watch, String from, Integer timeoutSeconds) {
         Call call;
         try {
-            call = onOwnConnections(requests.build(watch, from, timeoutSeconds));
+            call = prepared(requests.build(watch, from, timeoutSeconds), timeoutSeconds);
         } catch (ApiException e) {
             throw ApiFailures.translate(action, e);
         }
@@ -293,13 +294,23 @@ final class WatchCalls {
         }
     }
 
-    /** {@code built} as it is, or, after a silence, the same request on this watch's own connections. */
-    private Call onOwnConnections(Call built) {
+    /**
+     * {@code built} as it is, or the same request with the {@code timeoutSeconds} of a watch whose
+     * builder left it out (the watch's end is what proves an idle connection alive), and after a
+     * silence, on this watch's own connections.
+     */
+    private Call prepared(Call built, Integer timeoutSeconds) {
+        Request request = built.request();
+        boolean withoutTimeout = timeoutSeconds != null && request.url().queryParameter("timeoutSeconds") == null;
         OkHttpClient own = ownConnections;
-        if (own == null) {
+        if (own == null && !withoutTimeout) {
             return built;
         }
-        Call call = own.newCall(built.request());
+        if (withoutTimeout) {
+            request = request.newBuilder().url(request.url().newBuilder()
+                    .setQueryParameter("timeoutSeconds", String.valueOf(timeoutSeconds)).build()).build();
+        }
+        Call call = (own != null ? own : client.getHttpClient()).newCall(request);
         call.timeout().timeout(built.timeout().timeoutNanos(), TimeUnit.NANOSECONDS);
         return call;
     }
