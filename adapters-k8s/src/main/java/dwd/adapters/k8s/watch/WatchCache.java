@@ -2,6 +2,7 @@ package dwd.adapters.k8s.watch;
 
 import com.google.gson.JsonObject;
 import dwd.adapters.k8s.JsonFields;
+import dwd.application.runtime.Recurrences;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,6 +43,9 @@ final class WatchCache<T> {
     private final Consumer<T> onDelete;
     private final BooleanSupplier closed;
     private final Map<String, Map<String, T>> byNamespace = new ConcurrentHashMap<>();
+    /** Objects that do not decode, and objects whose handling failed: logged once while they keep failing. */
+    private final Recurrences<Key> unreadable = new Recurrences<>(System::nanoTime);
+    private final Recurrences<Key> unhandled = new Recurrences<>(System::nanoTime);
 
     /**
      * @param onChange told of an object added, modified, or still there after a fresh list
@@ -67,21 +71,32 @@ final class WatchCache<T> {
         return objects == null ? List.of() : List.copyOf(objects.values());
     }
 
-    /** Keeps the object as decoded and tells of it; an object that does not decode is logged and left out. */
+    /**
+     * Keeps the object as decoded and tells of it; an object that does not decode is logged (once while
+     * it goes on failing the same way, and once when it reads again) and left out.
+     */
     void changed(Key key, JsonObject object) {
         T value;
         try {
             value = decode.apply(object);
         } catch (RuntimeException e) {
-            LOG.error("{}: reading {} failed; it is left out", kinds, key, e);
+            if (unreadable.seen(key, String.valueOf(e)).worthTelling()) {
+                LOG.error("{}: reading {} failed; it is left out (while it fails the same way, at debug level)", kinds,
+                        key, e);
+            } else {
+                LOG.debug("{}: reading {} failed again; it is left out", kinds, key, e);
+            }
             return;
         }
+        unreadable.clear(key).ifPresent(cleared -> LOG.info("{}: {} reads again, after {}", kinds, key, cleared.summary()));
         byNamespace.computeIfAbsent(key.namespace(), namespace -> new ConcurrentHashMap<>()).put(key.name(), value);
         tell(key, () -> onChange.accept(value));
     }
 
     /** Forgets the object and tells its last state, if it was kept. */
     void deleted(Key key) {
+        unreadable.forget(key);
+        unhandled.forget(key);
         Map<String, T> objects = byNamespace.get(key.namespace());
         T last = objects == null ? null : objects.remove(key.name());
         if (last != null) {
@@ -107,8 +122,14 @@ final class WatchCache<T> {
         }
         try {
             event.run();
+            unhandled.clear(key).ifPresent(cleared -> LOG.info("{}: handling {} works again, after {}", kinds, key,
+                    cleared.summary()));
         } catch (RuntimeException e) {
-            LOG.error("{}: handling {} failed", kinds, key, e);
+            if (unhandled.seen(key, String.valueOf(e)).worthTelling()) {
+                LOG.error("{}: handling {} failed (while it fails the same way, at debug level)", kinds, key, e);
+            } else {
+                LOG.debug("{}: handling {} failed again", kinds, key, e);
+            }
         }
     }
 }

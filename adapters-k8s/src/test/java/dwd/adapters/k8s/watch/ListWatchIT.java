@@ -172,6 +172,46 @@ class ListWatchIT {
     }
 
     @Test
+    void anObjectThatDoesNotDecodeIsLoggedOnceLeftOutAndSaidToReadAgainWhenItDoes(LocalControlPlane controlPlane)
+            throws Exception {
+        String namespace = controlPlane.createNamespace("undecodable");
+        var core = new CoreV1Api(controlPlane.apiClient());
+        ApiClient client = OwnedClients.forWatches(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
+        var watchCore = new CoreV1Api(client);
+        var watch = new ListWatch<>("ConfigMaps", (isWatch, resourceVersion, timeoutSeconds) -> watchCore
+                .listNamespacedConfigMap(namespace).resourceVersion(resourceVersion).watch(isWatch)
+                .allowWatchBookmarks(isWatch ? true : null).timeoutSeconds(timeoutSeconds).buildCall(null),
+                configMap -> {
+                    String read = nameAndValue(configMap);
+                    if (read.endsWith("=garbage")) {
+                        throw new IllegalArgumentException("not a value this cache keeps");
+                    }
+                    return read;
+                }, ListWatch.Handler.none(), TestWatchReports.detecting(client), WatchOptions.on(client));
+        cleanup.add(watch);
+        watch.start();
+        assertThat(watch.awaitFirstList(DEADLINE)).isTrue();
+
+        core.createNamespacedConfigMap(namespace, configMap("odd", "garbage")).execute();
+        for (int change = 0; change < 3; change++) {
+            core.replaceNamespacedConfigMap("odd", namespace, configMap("odd", "garbage").metadata(
+                    new V1ObjectMeta().name("odd").putLabelsItem("change", String.valueOf(change)))).execute();
+        }
+        core.replaceNamespacedConfigMap("odd", namespace, configMap("odd", "fine")).execute();
+        await("the object read at last").atMost(DEADLINE).until(() -> watch.get(namespace, "odd").isPresent());
+        assertThat(watch.get(namespace, "odd")).contains("odd=fine");
+        assertThat(log.atLeast(Level.ERROR)).as("four changes that do not decode, one line").singleElement()
+                .satisfies(line -> {
+                    assertThat(line.message()).isEqualTo("ConfigMaps: reading " + namespace + "/odd failed; it is left"
+                            + " out (while it fails the same way, at debug level)");
+                    assertThat(line.hasThrowable()).isTrue();
+                });
+        assertThat(log.lines()).filteredOn(line -> line.level() == Level.INFO).extracting(LogLines.Line::message)
+                .singleElement().asString().startsWith("ConfigMaps: " + namespace + "/odd reads again, after ")
+                .endsWith(", seen 4 times");
+    }
+
+    @Test
     void anUnreachableServerIsRetriedWithBackOffAndReportedOnce() throws Exception {
         int closedPort = unused();
         ApiClient client = new ApiClient();
