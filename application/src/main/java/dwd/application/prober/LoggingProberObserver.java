@@ -198,8 +198,8 @@ public final class LoggingProberObserver implements ProberObserver {
             resourceFailures.clearIf(resource -> resource.startsWith(key + "|")).forEach((resource, cleared) -> log.log(
                     System.Logger.Level.INFO, ns + ": " + flow(direction) + " of " + resource.substring(key.length() + 1)
                             + " works again, after " + cleared.summary() + " failing (" + cleared.problem() + ")"));
-            flowFailures.clear(key).ifPresent(cleared -> log.log(System.Logger.Level.INFO, line + ", after "
-                    + cleared.summary() + " failing (" + cleared.problem() + ")"));
+            flowFailures.clear(key).ifPresent(cleared -> log.log(System.Logger.Level.INFO, ns + ": " + flow(direction)
+                    + " works again, after " + cleared.summary() + " failing (" + cleared.problem() + ")"));
         }
         log.log(acted || outcome == FlowOutcome.CANCELLED ? System.Logger.Level.INFO : System.Logger.Level.DEBUG, line);
     }
