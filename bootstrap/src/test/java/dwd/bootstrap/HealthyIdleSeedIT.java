@@ -37,11 +37,12 @@ import org.junit.jupiter.api.io.TempDir;
  * ended by the API server within a minute and goes on from where it was: so the watch requests
  * grow, and the list requests do not.
  *
- * <p>Five minutes of wall time, on purpose: kube-apiserver may leave an idle watch without a
+ * <p>The API server is the test's own, started for it, so that nothing other tests left behind (a
+ * Cluster of a shoot long gone) is on it. Five minutes of wall time, on purpose: kube-apiserver may leave an idle watch without a
  * bookmark for two minutes and more (docs/watches.md), so the bounds are proven at their real
  * values, not shortened ones. It is the one test of {@code make test} that waits this long.
  */
-@WithLocalControlPlane
+@WithLocalControlPlane(apiServerFlags = "--watch-cache=true") // a server of its own: nothing of other tests on it
 class HealthyIdleSeedIT {
 
     private static final Duration IDLE = Duration.ofMinutes(5);
@@ -91,7 +92,7 @@ class HealthyIdleSeedIT {
                 namespace, new V1Patch("{\"endpoints\":[{\"addresses\":[\"10.0.0.1\"],\"conditions\":{\"ready\":true}}]}"))
                 .buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
         await("the weeder's window open, its pods listed").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
-                .until(() -> metrics(weeder).sum("dwd_weeders_active", Map.of()) == 1
+                .until(() -> weeder.metricsPage("/weeders").contains("\"namespace\":\"" + namespace + "\"")
                         && metrics(weeder).sum("dwd_cache_age_seconds", Map.of("cache", "pods")) >= 0);
 
         double proberLists = seedRequests(prober, "get");
