@@ -68,7 +68,6 @@ class ObjectStatusTest {
                 .hasToString("FAIL0002 failure: Ready condition must always be present");
         assertThat(Severity.WARNING.word()).isEqualTo("warning");
         assertThat(new ObjectIdentity("v1", "Pod", "ns", "p")).hasToString("Pod/ns/p");
-        assertThat(new ObjectIdentity("/v1", "Odd", "", "o").group()).isEmpty();
     }
 
     @Test
@@ -188,8 +187,6 @@ class ObjectStatusTest {
         var clusterScoped = ObjectDocument.of(Map.of("apiVersion", "v1", "kind", "Namespace",
                 "metadata", Map.of("name", "ns"))).identity();
         assertThat(namespaced.describe()).isEqualTo("Foo/ns/x");
-        assertThat(namespaced.group()).isEqualTo("example.com");
         assertThat(clusterScoped.describe()).isEqualTo("Namespace/ns");
-        assertThat(clusterScoped.group()).isEmpty();
     }
 }
