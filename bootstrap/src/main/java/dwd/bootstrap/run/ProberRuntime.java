@@ -9,6 +9,8 @@ import dwd.application.prober.ProbeSupervisor;
 import dwd.application.runtime.SystemScheduler;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
  * The running prober: starts its parts in dependency order and stops them in reverse. Machines
@@ -16,7 +18,7 @@ import java.time.Duration;
  */
 public final class ProberRuntime implements RoleRuntime {
 
-    private static final System.Logger LOG = System.getLogger(ProberRuntime.class.getName());
+    private static final Logger LOG = LogManager.getLogger();
     private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(2);
 
     private final SystemScheduler scheduler;
@@ -47,7 +49,7 @@ public final class ProberRuntime implements RoleRuntime {
         Readiness.await(scheduler, "the Machine cache", SYNC_TIMEOUT, machines::hasSynced);
         clusterWatch.start();
         Readiness.await(scheduler, "the Cluster cache", SYNC_TIMEOUT, clusterWatch::hasSynced);
-        LOG.log(System.Logger.Level.INFO, "prober running; probing " + supervisor.probedNamespaces().size() + " shoots");
+        LOG.info("prober running; probing " + supervisor.probedNamespaces().size() + " shoots");
     }
 
     /** Whether it was started and its Machine and Cluster caches are synced (readiness). */
@@ -77,6 +79,6 @@ public final class ProberRuntime implements RoleRuntime {
         machines.close();
         shootClients.close();
         resources.close();
-        LOG.log(System.Logger.Level.INFO, "prober stopped");
+        LOG.info("prober stopped");
     }
 }

@@ -20,6 +20,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
  * The shoots' dependents in the seed as watches see them, for the check a healthy shoot makes
@@ -41,7 +44,7 @@ import java.util.function.Supplier;
  */
 final class DependentsCache implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(DependentsCache.class.getName());
+    private static final Logger LOG = LogManager.getLogger();
 
     /** dwd's annotations share this prefix; the cache keeps no other annotation. */
     static final String ANNOTATION_PREFIX = "dependency-watchdog.gardener.cloud/";
@@ -104,8 +107,7 @@ final class DependentsCache implements AutoCloseable {
             return cached;
         }
         Duration unseenFor = Duration.ofNanos(System.nanoTime() - write.atNanos());
-        System.Logger.Level level = unseenFor.compareTo(UNSEEN_WRITE_NOTICE) >= 0 && write.noticeOnce()
-                ? System.Logger.Level.INFO : System.Logger.Level.DEBUG;
+        Level level = unseenFor.compareTo(UNSEEN_WRITE_NOTICE) >= 0 && write.noticeOnce() ? Level.INFO : Level.DEBUG;
         LOG.log(level, () -> namespace + ": the watch of " + watch.kinds() + " has not shown dwd's write of " + ref.name()
                 + " (version " + write.version() + ", " + GoDuration.format(unseenFor.truncatedTo(ChronoUnit.SECONDS))
                 + " ago); reading the API server instead");
@@ -161,9 +163,9 @@ final class DependentsCache implements AutoCloseable {
             }
         });
         return new ScalableResource(ref, Map.copyOf(annotations),
-                KubernetesScalableResources.replicas(object, "spec", "replicas"),
-                KubernetesScalableResources.replicas(object, "status", "readyReplicas"),
-                KubernetesScalableResources.version(object));
+                DependentFields.replicas(object, "spec", "replicas"),
+                DependentFields.replicas(object, "status", "readyReplicas"),
+                DependentFields.version(object));
     }
 
     @Override

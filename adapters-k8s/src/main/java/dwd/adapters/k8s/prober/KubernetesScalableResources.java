@@ -105,9 +105,9 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                         () -> JsonCalls.execute(endpoint.readScale(namespace, ref.name()), timeout)));
         return scale.map(found -> new ScalableResource(ref,
                 JsonFields.stringMap(object.get(), "metadata", "annotations"),
-                replicas(found, "spec", "replicas"), // omitted by the server in a Scale at 0
-                replicas(object.get(), "status", "readyReplicas"),
-                version(object.get())));
+                DependentFields.replicas(found, "spec", "replicas"), // omitted by the server in a Scale at 0
+                DependentFields.replicas(object.get(), "status", "readyReplicas"),
+                DependentFields.version(object.get())));
     }
 
     /** From watches over the seed's Deployments and StatefulSets of the dependents' names ({@link DependentsCache}). */
@@ -180,7 +180,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
      * @return that version
      */
     private String wrote(String namespace, ResourceRef ref, JsonObject answer) {
-        String version = version(answer);
+        String version = DependentFields.version(answer);
         if (dryRun == null) {
             cache.wrote(namespace, ref, version);
         }
@@ -227,17 +227,6 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
             patch.add("spec", spec);
         }
         return patch.toString(); // JsonElement.toString keeps nulls, which remove keys in a merge patch
-    }
-
-    static int replicas(JsonObject object, String... path) {
-        return JsonFields.integer(object, path)
-                .map(count -> (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, count)))
-                .orElse(0);
-    }
-
-    static String version(JsonObject object) {
-        return JsonFields.string(object, "metadata", "resourceVersion")
-                .orElseThrow(() -> new ApiFailure(ApiFailure.Kind.INVALID, "the server sent an object without a resourceVersion"));
     }
 
     private static Optional<JsonObject> absentIfNotFound(Supplier<JsonObject> read) {
