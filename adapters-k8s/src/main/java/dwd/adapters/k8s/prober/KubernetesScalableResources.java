@@ -21,6 +21,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Scale;
 import io.kubernetes.client.openapi.models.V1ScaleSpec;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -41,6 +42,9 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
      * (docs/decisions-prober.md, "seed scale requests a few dozen at a time").
      */
     static final int CONCURRENT_REQUESTS = 32;
+
+    /** The most {@link #awaitDependentCaches} waits: a seed lists three dependents' objects in well under a second. */
+    public static final Duration FIRST_LIST_WAIT = Duration.ofSeconds(10);
 
     private final ConcurrencyBound bound = new ConcurrencyBound(CONCURRENT_REQUESTS);
     private final ApiClient client;
@@ -110,10 +114,24 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                 DependentFields.version(object.get())));
     }
 
-    /** From watches over the seed's Deployments and StatefulSets of the dependents' names ({@link DependentsCache}). */
+    /**
+     * From watches over the seed's Deployments and StatefulSets of the dependents' names ({@link DependentsCache}),
+     * when {@link CacheTrust} lets their copies decide; never waits for a watch.
+     */
     @Override
     public Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
         return cache.get(namespace, ref);
+    }
+
+    /**
+     * Starts the watches of the dependents {@code refs} and waits for their first lists, at most
+     * {@link #FIRST_LIST_WAIT} in all: before the first probe, so that the healthy shoots' first checks,
+     * which all come within seconds, find the cache filled rather than each read the seed.
+     *
+     * @return whether every watch is trusted then (if not, checks read the seed until it is)
+     */
+    public boolean awaitDependentCaches(Collection<ResourceRef> refs) throws InterruptedException {
+        return cache.awaitFirstLists(refs, FIRST_LIST_WAIT);
     }
 
     /**
