@@ -28,7 +28,7 @@ runtime_tree_sha256() {
 
 # The licence the runtime's own legal files state: OpenJDK's GPLv2 with the Classpath Exception, or a pointer.
 runtime_license_of() {
-  if grep -qs 'GNU General Public License' "$1/legal/java.base/LICENSE" && grep -qs 'CLASSPATH' "$1/legal/java.base/ASSEMBLY_EXCEPTION"; then
+  if grep -qs 'GNU General Public License' "$1/legal/java.base/LICENSE" && grep -qs '"CLASSPATH" EXCEPTION TO THE GPL' "$1/legal/java.base/LICENSE"; then
     echo "$runtime_license"
   else
     echo "see /opt/java/legal"
