@@ -6,7 +6,7 @@ import dwd.application.shadow.ShadowMode;
 import dwd.application.shadow.LoggingShadowObserver;
 import dwd.adapters.metrics.ShadowMetrics;
 import dwd.domain.dryrun.DryRunMode;
-import dwd.application.port.out.ShadowObserver;
+import dwd.application.port.out.ShadowObservers;
 import dwd.application.port.out.EventRecorder;
 import dwd.adapters.k8s.leader.LeaderElectionTimings;
 import dwd.adapters.k8s.leader.LockNames;
@@ -18,6 +18,7 @@ import dwd.application.leader.LeaderOnly;
 import dwd.application.port.out.Clock;
 import dwd.application.port.out.Leadership;
 import dwd.application.port.out.ProberObserver;
+import dwd.application.port.out.ProberObservers;
 import dwd.application.prober.LoggingProberObserver;
 import dwd.application.prober.ProbeProgress;
 import dwd.application.prober.ProbeStatusBoard;
@@ -136,8 +137,8 @@ public final class ProberCommand implements Callable<Integer> {
         }
         ProberRuntime runtime = ProberComponent.create(config, operability.seed(),
                 readinessTimeout == null ? ProberTuning.defaults() : ProberTuning.defaults().withReadinessTimeout(readinessTimeout),
-                ProberObserver.all(observers.toArray(ProberObserver[]::new)), leadership, operability.traffic(),
-                new ShadowMode(mode, ShadowObserver.all(new LoggingShadowObserver(),
+                ProberObservers.of(observers.toArray(ProberObserver[]::new)), leadership, operability.traffic(),
+                new ShadowMode(mode, ShadowObservers.of(new LoggingShadowObserver(),
                         new ShadowMetrics(operability.registry(), mode)))).runtime();
         ClientThrottleMetrics.registerScaleRequestBound(operability.registry(), runtime.scaleRequestBound(),
                 ConcurrencyBound::inFlight, ConcurrencyBound::waitedRequests, bound -> bound.waited().toNanos() / 1e9);

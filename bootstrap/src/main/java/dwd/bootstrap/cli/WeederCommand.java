@@ -6,7 +6,7 @@ import dwd.application.shadow.ShadowMode;
 import dwd.application.shadow.LoggingShadowObserver;
 import dwd.adapters.metrics.ShadowMetrics;
 import dwd.domain.dryrun.DryRunMode;
-import dwd.application.port.out.ShadowObserver;
+import dwd.application.port.out.ShadowObservers;
 import dwd.application.port.out.EventRecorder;
 import dwd.application.weeder.LoggingWeederObserver;
 import dwd.adapters.k8s.leader.LeaderElectionTimings;
@@ -18,6 +18,7 @@ import dwd.application.health.LoopProgress;
 import dwd.application.leader.LeaderOnly;
 import dwd.application.port.out.Clock;
 import dwd.application.port.out.WeederObserver;
+import dwd.application.port.out.WeederObservers;
 import dwd.application.weeder.PodDeletionEvents;
 import dwd.application.weeder.WeederProgress;
 import dwd.application.weeder.WeederStatusBoard;
@@ -102,7 +103,7 @@ public final class WeederCommand implements Callable<Integer> {
 
         var board = new WeederStatusBoard(clock);
         var weeders = new LoopProgress("weeders", clock, WEEDER_STALL_TOLERANCE);
-        WeederObserver observer = WeederObserver.all(
+        WeederObserver observer = WeederObservers.of(
                 new LoggingWeederObserver(),
                 new WeederMetrics(operability.registry()),
                 board,
@@ -110,7 +111,7 @@ public final class WeederCommand implements Callable<Integer> {
                 // Events are writes too: none in shadow mode.
                 new PodDeletionEvents(mode.isShadow() ? EventRecorder.none()
                         : LeaderOnly.events(operability.events(), operability.leadership())));
-        var shadow = new ShadowMode(mode, ShadowObserver.all(new LoggingShadowObserver(),
+        var shadow = new ShadowMode(mode, ShadowObservers.of(new LoggingShadowObserver(),
                 new ShadowMetrics(operability.registry(), mode)));
         WeederRuntime runtime = WeederComponent.create(config, operability.seed(), observer, operability.leadership(),
                 shadow).runtime();

@@ -1,6 +1,6 @@
 package dwd.bootstrap.prober;
 
-import dwd.application.port.out.ProberObserver;
+import dwd.application.port.out.ProberObservers;
 import dwd.application.prober.LoggingProberObserver;
 import dwd.application.prober.ProberTuning;
 import dwd.bootstrap.config.ConfigFiles;
@@ -30,7 +30,7 @@ final class InJvmProber implements AutoCloseable {
 
     private InJvmProber(ProberConfig config, SeedConnection seed) {
         this.runtime = ProberComponent.create(config, seed, TUNING,
-                ProberObserver.all(new LoggingProberObserver(), events)).runtime();
+                ProberObservers.of(new LoggingProberObserver(), events)).runtime();
     }
 
     /**
