@@ -2,7 +2,7 @@ package dwd.bootstrap.cli;
 
 import dwd.bootstrap.check.CheckCommand;
 import dwd.bootstrap.demo.DemoCommand;
-import dwd.bootstrap.wiring.LauncherComponent;
+import dwd.bootstrap.wiring.ObjectGraphs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -39,7 +39,7 @@ public final class DwdCommand implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {LauncherComponent.create().buildInfo().describe()};
+            return new String[] {ObjectGraphs.launcher().buildInfo().describe()};
         }
     }
 }

@@ -30,8 +30,7 @@ import dwd.bootstrap.run.RoleOperability;
 import dwd.bootstrap.run.StallingProbeObserver;
 import dwd.bootstrap.seed.SeedConnection;
 import dwd.bootstrap.wiring.BuildInfo;
-import dwd.bootstrap.wiring.LauncherComponent;
-import dwd.bootstrap.wiring.ProberComponent;
+import dwd.bootstrap.wiring.ObjectGraphs;
 import dwd.adapters.k8s.ConcurrencyBound;
 import dwd.adapters.metrics.ClientThrottleMetrics;
 import dwd.domain.config.ProberConfig;
@@ -112,7 +111,7 @@ public final class ProberCommand implements Callable<Integer> {
 
     private int run(ProberConfig config, SeedConnection plainSeed, Optional<LeaderElectionTimings> election,
             DryRunMode mode) {
-        BuildInfo build = LauncherComponent.create().buildInfo();
+        BuildInfo build = ObjectGraphs.launcher().buildInfo();
         var operability = RoleOperability.prepare(new RoleOperability.Settings("prober", RoleStart.lockName(LockNames.PROBER, mode),
                 REPORTING_CONTROLLER, build.version(), election, options.leaderElectionNamespace(),
                 options.metricsAddress(), options.healthAddress(), List.of("seed", "shoot", "leader-election"), options.seedThrottle()), plainSeed);
@@ -135,7 +134,7 @@ public final class ProberCommand implements Callable<Integer> {
         if (stallFile != null) {
             observers.add(new StallingProbeObserver(stallFile)); // last: the others have seen the run before it blocks
         }
-        ProberRuntime runtime = ProberComponent.create(config, operability.seed(),
+        ProberRuntime runtime = ObjectGraphs.prober(config, operability.seed(),
                 readinessTimeout == null ? ProberTuning.defaults() : ProberTuning.defaults().withReadinessTimeout(readinessTimeout),
                 ProberObservers.of(observers.toArray(ProberObserver[]::new)), leadership, operability.traffic(),
                 new ShadowMode(mode, ShadowObservers.of(new LoggingShadowObserver(),

@@ -26,8 +26,7 @@ import dwd.bootstrap.config.ConfigFiles;
 import dwd.bootstrap.run.RoleOperability;
 import dwd.bootstrap.run.WeederRuntime;
 import dwd.bootstrap.seed.SeedConnection;
-import dwd.bootstrap.wiring.LauncherComponent;
-import dwd.bootstrap.wiring.WeederComponent;
+import dwd.bootstrap.wiring.ObjectGraphs;
 import dwd.domain.config.WeederConfig;
 import java.time.Duration;
 import java.util.List;
@@ -96,7 +95,7 @@ public final class WeederCommand implements Callable<Integer> {
             DryRunMode mode) {
         var operability = RoleOperability.prepare(new RoleOperability.Settings("weeder",
                 RoleStart.lockName(LockNames.WEEDER, mode),
-                REPORTING_CONTROLLER, LauncherComponent.create().buildInfo().version(), election,
+                REPORTING_CONTROLLER, ObjectGraphs.launcher().buildInfo().version(), election,
                 options.leaderElectionNamespace(), options.metricsAddress(), options.healthAddress(),
                 List.of("seed", "leader-election"), options.seedThrottle()), plainSeed);
         Clock clock = operability.clock();
@@ -113,7 +112,7 @@ public final class WeederCommand implements Callable<Integer> {
                         : LeaderOnly.events(operability.events(), operability.leadership())));
         var shadow = new ShadowMode(mode, ShadowObservers.of(new LoggingShadowObserver(),
                 new ShadowMetrics(operability.registry(), mode)));
-        WeederRuntime runtime = WeederComponent.create(config, operability.seed(), observer, operability.leadership(),
+        WeederRuntime runtime = ObjectGraphs.weeder(config, operability.seed(), observer, operability.leadership(),
                 shadow).runtime();
 
         operability.health().addLiveness(weeders).addLiveness(runtime.sliceWatchLiveness());

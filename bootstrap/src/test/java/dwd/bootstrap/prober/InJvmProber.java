@@ -6,7 +6,7 @@ import dwd.application.prober.ProberTuning;
 import dwd.bootstrap.config.ConfigFiles;
 import dwd.bootstrap.run.ProberRuntime;
 import dwd.bootstrap.seed.SeedConnection;
-import dwd.bootstrap.wiring.ProberComponent;
+import dwd.bootstrap.wiring.ObjectGraphs;
 import dwd.domain.config.ProberConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +29,7 @@ final class InJvmProber implements AutoCloseable {
     private final ProberRuntime runtime;
 
     private InJvmProber(ProberConfig config, SeedConnection seed) {
-        this.runtime = ProberComponent.create(config, seed, TUNING,
+        this.runtime = ObjectGraphs.prober(config, seed, TUNING,
                 ProberObservers.of(new LoggingProberObserver(), events)).runtime();
     }
 
