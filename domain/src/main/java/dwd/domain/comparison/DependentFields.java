@@ -18,7 +18,7 @@ public record DependentFields(int specReplicas, int readyReplicas, Map<String, S
     }
 
     /** These fields with {@code replicas} and {@code annotationKeys} taken from {@code from}. */
-    DependentFields withChangesOf(DependentFields from, boolean replicas, Set<String> annotationKeys) {
+    public DependentFields withChangesOf(DependentFields from, boolean replicas, Set<String> annotationKeys) {
         var merged = new HashMap<>(annotations);
         for (String key : annotationKeys) {
             String value = from.annotations().get(key);
@@ -33,7 +33,7 @@ public record DependentFields(int specReplicas, int readyReplicas, Map<String, S
     }
 
     /** Same replicas wanted and same annotations; ready replicas may differ (pods come and go). */
-    boolean sameDecisionInputsAs(DependentFields other) {
+    public boolean sameDecisionInputsAs(DependentFields other) {
         return specReplicas == other.specReplicas && annotations.equals(other.annotations);
     }
 }

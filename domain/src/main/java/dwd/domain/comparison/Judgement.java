@@ -84,7 +84,7 @@ public record Judgement(Outcome outcome, String reason, Optional<Duration> lead)
     }
 
     /** Each target's earliest action, in time order. */
-    static List<Act> firstPerTarget(List<Act> acts) {
+    public static List<Act> firstPerTarget(List<Act> acts) {
         var sorted = new ArrayList<>(acts);
         sorted.sort(Comparator.comparing(Act::at));
         var seen = new java.util.HashSet<String>();
