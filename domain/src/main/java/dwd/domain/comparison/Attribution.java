@@ -27,11 +27,14 @@ import java.util.stream.Collectors;
  * manager is the only writer, someone else's when the original's manager is none of them, and unknown when
  * both wrote (versions that a watch's re-list merged). Where no entry moved (a second write of one manager
  * within the same second), the owners of the changed fields decide: of the values set, in the new version;
- * of the annotations removed, in the old one.
+ * of the annotations removed, in the old one. Where a scale left no writer at all (an API server that records
+ * no entry for writes through the scale subresource), it is the original's when it does what the original's
+ * meltdown record asks ({@link #followsOriginalsRecord}), and unknown otherwise.
  *
  * <p>Limits: anyone who writes under the original's manager name (another binary called
  * {@code dependency-watchdog}, {@code kubectl --field-manager=dependency-watchdog}) is taken for the
- * original; {@code time} has a resolution of one second.
+ * original; {@code time} has a resolution of one second; where the scale subresource leaves no writer, a
+ * person who scales a dependent the original holds down to exactly its recorded count is taken for the original.
  *
  * @param writer             who made the change
  * @param managers           the managers that wrote, sorted
@@ -77,6 +80,9 @@ public record Attribution(Writer writer, Set<String> managers, Optional<Instant>
         if (writers.isEmpty()) {
             writers = owners(previous, next, replicas, annotations);
         }
+        if (writers.isEmpty() && replicas && followsOriginalsRecord(previous, next, originalManager)) {
+            return new Attribution(Writer.ORIGINAL, Set.of(originalManager), Optional.empty(), true, annotations);
+        }
         Set<String> names = writers.stream().map(FieldManager::manager).collect(Collectors.toCollection(TreeSet::new));
         Optional<Instant> at = writers.stream().flatMap(entry -> entry.time().stream()).max(Instant::compareTo);
         Writer writer = names.isEmpty() ? Writer.UNKNOWN
@@ -97,15 +103,41 @@ public record Attribution(Writer writer, Set<String> managers, Optional<Instant>
             return Optional.empty();
         }
         Optional<FieldManager> owner = snapshot.managers().stream().filter(FieldManager::ownsReplicas).findFirst();
-        if (owner.isEmpty() || !owner.get().manager().equals(originalManager)) {
+        Optional<FieldManager> recorder = snapshot.managers().stream()
+                .filter(entry -> entry.ownedAnnotations().contains(Annotations.MELTDOWN_PROTECTION_ACTIVE)).findFirst();
+        // spec.replicas written by the original; or by no one on record, the meltdown record being the original's.
+        boolean theOriginals = owner.map(entry -> entry.manager().equals(originalManager))
+                .orElse(recorder.filter(entry -> entry.manager().equals(originalManager)).isPresent());
+        if (!theOriginals) {
             return Optional.empty();
         }
+        owner = owner.or(() -> recorder);
         int recorded = ScalingRules.scaleUpTarget(snapshot.annotations(), "") instanceof ScaleUpTarget.Replicas target
                 ? target.replicas() : ScalingRules.DEFAULT_SCALE_UP_REPLICAS;
         var before = new HashMap<>(snapshot.annotations());
         before.remove(Annotations.MELTDOWN_PROTECTION_ACTIVE);
         before.remove(Annotations.REPLICAS);
         return Optional.of(new HeldDown(new DependentFields(recorded, recorded, before), owner.get().time()));
+    }
+
+    /**
+     * A scale that left no writer (some API servers record no {@code managedFields} entry for a write through the
+     * scale subresource: the kube-apiserver 1.36.3 of the tests records none, and takes spec.replicas from its owner) is the
+     * original's when it does what the original's own record asks: to 0 from the count its record just noted,
+     * or from 0 to the recorded count while its meltdown annotation is on, the record owned by its manager.
+     */
+    private static boolean followsOriginalsRecord(DependentSnapshot previous, DependentSnapshot next, String originalManager) {
+        Map<String, String> record = previous.annotations();
+        boolean recordIsTheOriginals = previous.managers().stream().anyMatch(entry -> entry.manager().equals(originalManager)
+                && entry.ownedAnnotations().contains(Annotations.MELTDOWN_PROTECTION_ACTIVE));
+        if (!recordIsTheOriginals || !record.containsKey(Annotations.MELTDOWN_PROTECTION_ACTIVE)) {
+            return false;
+        }
+        String recorded = record.getOrDefault(Annotations.REPLICAS, String.valueOf(ScalingRules.DEFAULT_SCALE_UP_REPLICAS));
+        if (next.specReplicas() == 0) {
+            return recorded.equals(String.valueOf(previous.specReplicas()));
+        }
+        return previous.specReplicas() == 0 && recorded.equals(String.valueOf(next.specReplicas()));
     }
 
     /** A dependent the original holds scaled down: its fields before, and when it was scaled. */

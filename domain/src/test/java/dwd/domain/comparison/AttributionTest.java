@@ -106,6 +106,28 @@ class AttributionTest {
     }
 
     @Test
+    void whereTheScaleSubresourceLeavesNoWriterTheOriginalsRecordTellsItsScalesFromAPersonsScale() {
+        var record = new FieldManager(ORIGINAL, "Update", "", Optional.of(T1), false,
+                Set.of(Annotations.REPLICAS, Annotations.MELTDOWN_PROTECTION_ACTIVE));
+        Map<String, String> recorded = Map.of(Annotations.REPLICAS, "3", Annotations.MELTDOWN_PROTECTION_ACTIVE, "");
+        var annotated = snapshot(3, recorded, List.of(CREATOR, record));
+        // The API server stole spec.replicas from gardenlet and recorded no entry for the scale.
+        var down = snapshot(0, recorded, List.of(gardenletWithout(false), record));
+        var up = snapshot(3, recorded, List.of(gardenletWithout(false), record));
+        var otherCount = snapshot(2, recorded, List.of(gardenletWithout(false), record));
+        var byHand = snapshot(2, Map.of(), List.of(gardenletWithout(false)));
+
+        assertThat(Attribution.of(annotated, down, ORIGINAL).writer()).as("to 0 from the count just recorded")
+                .isEqualTo(Writer.ORIGINAL);
+        assertThat(Attribution.of(down, up, ORIGINAL).writer()).as("to the recorded count").isEqualTo(Writer.ORIGINAL);
+        assertThat(Attribution.of(down, otherCount, ORIGINAL).writer()).isEqualTo(Writer.UNKNOWN);
+        assertThat(Attribution.of(HEALTHY, byHand, ORIGINAL).writer()).isEqualTo(Writer.UNKNOWN);
+        assertThat(Attribution.of(HEALTHY, byHand, ORIGINAL).describeWriters()).isEqualTo("an unknown writer");
+        assertThat(Attribution.heldDownByOriginal(down, ORIGINAL)).hasValueSatisfying(held ->
+                assertThat(held.before().specReplicas()).isEqualTo(3));
+    }
+
+    @Test
     void aDependentTheOriginalHoldsDownTellsItsCountBeforeAndWhenItWasScaled() {
         var held = snapshot(0, Map.of(Annotations.REPLICAS, "3", Annotations.MELTDOWN_PROTECTION_ACTIVE, "",
                 Annotations.IGNORE_SCALING, "false"), List.of(scaleBy(ORIGINAL, T1)));
