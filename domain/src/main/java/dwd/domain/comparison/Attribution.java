@@ -121,10 +121,10 @@ public record Attribution(Writer writer, Set<String> managers, Optional<Instant>
     }
 
     /**
-     * A scale that left no writer (some API servers record no {@code managedFields} entry for a write through the
-     * scale subresource: the kube-apiserver 1.36.3 of the tests records none, and takes spec.replicas from its owner) is the
-     * original's when it does what the original's own record asks: to 0 from the count its record just noted,
-     * or from 0 to the recorded count while its meltdown annotation is on, the record owned by its manager.
+     * A scale that left no writer is the original's when it does what the original's own record asks: to 0
+     * from the count its record just noted, or from 0 to the recorded count while its meltdown annotation is
+     * on, the record owned by its manager. (The kube-apiserver 1.36.3 of the tests records no entry for a
+     * write through the scale subresource; it takes {@code spec.replicas} from its owner and gives it to no one.)
      */
     private static boolean followsOriginalsRecord(DependentSnapshot previous, DependentSnapshot next, String originalManager) {
         Map<String, String> record = previous.annotations();
