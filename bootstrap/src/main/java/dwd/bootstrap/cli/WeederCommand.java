@@ -2,6 +2,12 @@ package dwd.bootstrap.cli;
 
 import dwd.domain.config.GoDuration;
 import dwd.bootstrap.shadow.DryRunOption;
+import dwd.bootstrap.shadow.ComparisonOption;
+import dwd.bootstrap.comparison.BesideOriginal;
+import dwd.bootstrap.run.RoleRuntime;
+import dwd.application.comparison.ComparisonMode;
+import java.util.LinkedHashMap;
+import java.util.function.Supplier;
 import dwd.application.shadow.ShadowMode;
 import dwd.application.shadow.LoggingShadowObserver;
 import dwd.adapters.metrics.ShadowMetrics;
@@ -69,6 +75,9 @@ public final class WeederCommand implements Callable<Integer> {
     @Mixin
     DryRunOption dryRunOption;
 
+    @Mixin
+    ComparisonOption comparisonOption;
+
     @Option(names = "--concurrent-reconciles", paramLabel = "N", defaultValue = "1",
             description = "Accepted for compatibility and ignored, as the original's weeder ignores it: EndpointSlice"
                     + " events are handled one at a time, as they arrive.")
@@ -76,6 +85,7 @@ public final class WeederCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Optional<ComparisonOption.Settings> beside = comparisonOption.resolve(dryRunOption, spec.commandLine());
         RoleStart.Started<WeederConfig> started;
         try {
             started = RoleStart.begin("dwd weeder", spec.commandLine(), options, dryRunOption, LOG, ConfigFiles::weeder);
@@ -88,11 +98,11 @@ public final class WeederCommand implements Callable<Integer> {
         LOG.info("dwd weeder starting: config {}, seed from {}, services {}, watch duration {}, dry-run {},"
                 + " seed requests: {}", options.configFile(), seed.source(), config.servicesAndDependantSelectors().keySet(),
                 GoDuration.format(config.watchDuration()), mode.flagValue(), options.describeSeedLimit());
-        return run(config, seed, started.election(), mode);
+        return run(config, seed, started.election(), mode, beside);
     }
 
     private int run(WeederConfig config, SeedConnection plainSeed, Optional<LeaderElectionTimings> election,
-            DryRunMode mode) {
+            DryRunMode mode, Optional<ComparisonOption.Settings> besideOriginal) {
         var operability = RoleOperability.prepare(new RoleOperability.Settings("weeder",
                 RoleStart.lockName(LockNames.WEEDER, mode),
                 REPORTING_CONTROLLER, LauncherComponent.create().buildInfo().version(), election,
@@ -102,7 +112,10 @@ public final class WeederCommand implements Callable<Integer> {
 
         var board = new WeederStatusBoard(clock);
         var weeders = new LoopProgress("weeders", clock, WEEDER_STALL_TOLERANCE);
+        Optional<BesideOriginal> beside = besideOriginal.map(settings -> BesideOriginal.weeder(settings, config,
+                operability.seed(), operability.registry()));
         WeederObserver observer = WeederObserver.all(
+                beside.map(BesideOriginal::weederObserver).orElse(new WeederObserver() { }),
                 new LoggingWeederObserver(),
                 new WeederMetrics(operability.registry()),
                 board,
@@ -111,15 +124,19 @@ public final class WeederCommand implements Callable<Integer> {
                 new PodDeletionEvents(mode.isShadow() ? EventRecorder.none()
                         : LeaderOnly.events(operability.events(), operability.leadership())));
         var shadow = new ShadowMode(mode, ShadowObserver.all(new LoggingShadowObserver(),
-                new ShadowMetrics(operability.registry(), mode)));
+                new ShadowMetrics(operability.registry(), mode),
+                beside.map(BesideOriginal::dwdShadowActions).orElse(new ShadowObserver() { })));
         WeederRuntime runtime = WeederComponent.create(config, operability.seed(), observer, operability.leadership(),
-                shadow).runtime();
+                shadow, beside.map(BesideOriginal::mode).orElse(ComparisonMode.off())).runtime();
 
         operability.health().addLiveness(weeders).addLiveness(runtime.sliceWatchLiveness());
-        return operability.run(runtime,
-                () -> runtime.isStartedAndSynced()
+        RoleRuntime work = beside.map(comparison -> comparison.around(runtime)).orElse(runtime);
+        Map<String, Supplier<String>> pages = new LinkedHashMap<>(Map.of("/weeders", new WeederStatusJson(board, clock::now)));
+        beside.ifPresent(comparison -> pages.put(BesideOriginal.PAGE, comparison.page()));
+        return operability.run(work,
+                () -> work.isStartedAndSynced()
                         ? HealthCheck.Result.ok("caches", "EndpointSlice cache synced")
                         : HealthCheck.Result.failing("caches", "EndpointSlice cache not synced yet"),
-                Map.of("/weeders", new WeederStatusJson(board, clock::now)));
+                pages);
     }
 }

@@ -2,6 +2,7 @@ package dwd.bootstrap.wiring;
 
 import dagger.BindsInstance;
 import dagger.Component;
+import dwd.application.comparison.ComparisonMode;
 import dwd.application.port.out.ApiTraffic;
 import dwd.application.port.out.Leadership;
 import dwd.application.port.out.ProberObserver;
@@ -38,10 +39,17 @@ public interface ProberComponent {
         return create(config, seed, tuning, observer, leadership, traffic, ShadowMode.off());
     }
 
-    /** Everything: leadership fences writes, traffic is metered, shadow mode decorates the writes. */
+    /** Leadership fences writes, traffic is metered, shadow mode decorates the writes. */
     static ProberComponent create(ProberConfig config, SeedConnection seed, ProberTuning tuning, ProberObserver observer,
             Leadership leadership, ApiTraffic traffic, ShadowMode shadow) {
-        return DaggerProberComponent.factory().create(config, seed, tuning, observer, leadership, traffic, shadow);
+        return create(config, seed, tuning, observer, leadership, traffic, shadow, ComparisonMode.off());
+    }
+
+    /** Everything: and, beside the original, the shadow decides on the seed without the original's writes. */
+    static ProberComponent create(ProberConfig config, SeedConnection seed, ProberTuning tuning, ProberObserver observer,
+            Leadership leadership, ApiTraffic traffic, ShadowMode shadow, ComparisonMode comparison) {
+        return DaggerProberComponent.factory().create(config, seed, tuning, observer, leadership, traffic, shadow,
+                comparison);
     }
 
     /** What the graph is built from. */
@@ -49,6 +57,7 @@ public interface ProberComponent {
     interface Factory {
         ProberComponent create(@BindsInstance ProberConfig config, @BindsInstance SeedConnection seed,
                 @BindsInstance ProberTuning tuning, @BindsInstance ProberObserver observer,
-                @BindsInstance Leadership leadership, @BindsInstance ApiTraffic traffic, @BindsInstance ShadowMode shadow);
+                @BindsInstance Leadership leadership, @BindsInstance ApiTraffic traffic, @BindsInstance ShadowMode shadow,
+                @BindsInstance ComparisonMode comparison);
     }
 }

@@ -2,6 +2,7 @@ package dwd.bootstrap.wiring;
 
 import dagger.BindsInstance;
 import dagger.Component;
+import dwd.application.comparison.ComparisonMode;
 import dwd.application.port.out.Leadership;
 import dwd.application.port.out.WeederObserver;
 import dwd.application.shadow.ShadowMode;
@@ -32,10 +33,16 @@ public interface WeederComponent {
         return create(config, seed, observer, leadership, ShadowMode.off());
     }
 
-    /** Everything: leadership fences deletions, shadow mode decorates them. */
+    /** Leadership fences deletions, shadow mode decorates them. */
     static WeederComponent create(WeederConfig config, SeedConnection seed, WeederObserver observer,
             Leadership leadership, ShadowMode shadow) {
-        return DaggerWeederComponent.factory().create(config, seed, observer, leadership, shadow);
+        return create(config, seed, observer, leadership, shadow, ComparisonMode.off());
+    }
+
+    /** Everything: and, beside the original, the shadow watches the pods without the original's deletions. */
+    static WeederComponent create(WeederConfig config, SeedConnection seed, WeederObserver observer,
+            Leadership leadership, ShadowMode shadow, ComparisonMode comparison) {
+        return DaggerWeederComponent.factory().create(config, seed, observer, leadership, shadow, comparison);
     }
 
     /** What the graph is built from. */
@@ -43,6 +50,6 @@ public interface WeederComponent {
     interface Factory {
         WeederComponent create(@BindsInstance WeederConfig config, @BindsInstance SeedConnection seed,
                 @BindsInstance WeederObserver observer, @BindsInstance Leadership leadership,
-                @BindsInstance ShadowMode shadow);
+                @BindsInstance ShadowMode shadow, @BindsInstance ComparisonMode comparison);
     }
 }
