@@ -4,11 +4,12 @@
 MVN := scripts/mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: help test demo build app image control-plane original-dwd mutation bench bench-scale bench-weeder bench-versus bench-image bench-image-memory monitoring-picture clean
+.PHONY: help test test-beside-original demo build app image control-plane original-dwd mutation bench bench-scale bench-weeder bench-versus bench-image bench-image-memory monitoring-picture clean
 
 help:
 	@echo "make demo           play a meltdown and a recovery on a local control plane"
 	@echo "make test           build everything and run unit, architecture and integration tests"
+	@echo "make test-beside-original  dwd in comparison mode beside the real original on a local seed (about 7 min; builds the original once)"
 	@echo "make build          package the application (./dwd runs it; it also rebuilds by itself when sources change)"
 	@echo "make image          build the container image dwd:<version> with podman (docs/deploy.md)"
 	@echo "make control-plane  build (once) the local etcd + kube-apiserver + kubectl"
@@ -26,6 +27,14 @@ test: control-plane
 	@command -v podman >/dev/null || echo "make test: podman is not installed, so the image tests skip (apt-get install -y podman runc)"
 	@command -v slirp4netns >/dev/null || echo "make test: slirp4netns is not installed, so GardenerSwapInIT skips (apt-get install -y slirp4netns)"
 	DWD_CONTROL_PLANE_DIR="$$(scripts/control-plane --path)" $(MVN) verify
+
+## test-beside-original: BesideOriginalIT (opt-in, not part of make test): the original v1.7.0 (Go, built once by
+## scripts/original-dwd) protects three shoots and dwd in shadow mode compares itself with it (docs/migration.md).
+test-beside-original: control-plane original-dwd app
+	$(MVN) -pl bootstrap -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+	  -Dit.test=BesideOriginalIT -Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true \
+	  -Ddwd.controlPlane.dir="$$(scripts/control-plane --path)" -Ddwd.original="$$(scripts/original-dwd --path)"
+	@cat bootstrap/target/beside-original/compare.txt
 
 build:
 	@scripts/build-app
