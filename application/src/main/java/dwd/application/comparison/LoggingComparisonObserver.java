@@ -7,6 +7,7 @@ import dwd.domain.comparison.OtherChange;
 import dwd.domain.comparison.Outcome;
 import dwd.domain.config.GoDuration;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -42,6 +43,7 @@ public final class LoggingComparisonObserver implements ComparisonObserver {
         String what = episode.kind().name().toLowerCase(Locale.ROOT)
                 + (episode.subject().isEmpty() ? "" : " of " + episode.subject());
         String lead = episode.judgement().lead()
+                .map(value -> value.truncatedTo(ChronoUnit.MILLIS))
                 .map(value -> ", dwd " + (value.isNegative() ? GoDuration.format(value.abs()) + " behind"
                         : GoDuration.format(value) + " ahead"))
                 .orElse("");

@@ -1,6 +1,9 @@
 package dwd.bootstrap.comparison;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -34,7 +37,7 @@ public final class ComparisonTable {
         for (Page page : pages) {
             JsonNode json = page.json();
             out.append(String.format(Locale.ROOT, "  %-7s %s: since %s, window %s, the original's writes by field manager %s%n",
-                    json.path("role").asText(), page.source(), json.path("since").asText(),
+                    json.path("role").asText(), page.source(), time(json.path("since").asText(), ChronoUnit.SECONDS),
                     json.path("window").asText(), json.path("originalFieldManager").asText()));
             json.path("episodes").forEach(episodes::add);
             json.path("open").forEach(open::add);
@@ -56,7 +59,7 @@ public final class ComparisonTable {
         out.append(String.format(Locale.ROOT, "%nNot counted as the original's (%d)%n", others.size()));
         others.forEach(change -> out.append(String.format(Locale.ROOT, "  %s  %s %s by %s at %s%n",
                 change.path("namespace").asText(), change.path("target").asText(), change.path("change").asText(),
-                change.path("writer").asText(), change.path("at").asText())));
+                change.path("writer").asText(), time(change.path("at").asText(), ChronoUnit.MILLIS))));
         return out.toString();
     }
 
@@ -106,7 +109,8 @@ public final class ComparisonTable {
                 episode.path("kind").asText(), subject.isEmpty() ? "" : " of " + subject,
                 episode.path("outcome").asText().replace('_', ' '),
                 episode.path("leadSeconds").isNumber() ? ", dwd " + lead(episode.path("leadSeconds").asDouble()) : "",
-                open ? "opened" : "decided", open ? episode.path("openedAt").asText() : episode.path("decidedAt").asText()));
+                open ? "opened" : "decided", time(open ? episode.path("openedAt").asText() : episode.path("decidedAt").asText(),
+                        ChronoUnit.SECONDS)));
         out.append("    dwd would have:  ").append(acts(episode.path("dwd"), "nothing")).append('\n');
         out.append("    the original:    ").append(acts(episode.path("original"), open ? "nothing yet" : "nothing in the window"))
                 .append('\n');
@@ -115,20 +119,41 @@ public final class ComparisonTable {
                 .append('\n');
     }
 
+    /** Each action with its time; the reason once when every action has the same. */
     private static String acts(JsonNode acts, String none) {
         if (acts.isEmpty()) {
             return none;
         }
+        List<JsonNode> sorted = StreamSupport.stream(acts.spliterator(), false)
+                .sorted(Comparator.comparing(act -> instant(act.path("at").asText()))).toList();
+        boolean oneReason = sorted.stream().map(act -> act.path("why").asText()).distinct().count() == 1;
         var parts = new ArrayList<String>();
-        StreamSupport.stream(acts.spliterator(), false).sorted(Comparator.comparing(act -> act.path("at").asText()))
-                .forEach(act -> {
-                    int from = act.path("from").asInt();
-                    int to = act.path("to").asInt();
-                    String why = act.path("why").asText();
-                    parts.add(act.path("label").asText() + (from == to ? "" : " " + from + "→" + to) + " at "
-                            + act.path("at").asText() + (why.isEmpty() ? "" : " (" + why + ")"));
-                });
-        return String.join("; ", parts);
+        for (JsonNode act : sorted) {
+            int from = act.path("from").asInt();
+            int to = act.path("to").asInt();
+            String why = act.path("why").asText();
+            parts.add(act.path("label").asText() + (from == to ? "" : " " + from + "→" + to) + " at "
+                    + time(act.path("at").asText(), ChronoUnit.MILLIS) + (oneReason || why.isEmpty() ? "" : " (" + why + ")"));
+        }
+        String reason = sorted.getFirst().path("why").asText();
+        return String.join("; ", parts) + (oneReason && !reason.isEmpty() ? "; " + reason : "");
+    }
+
+    private static Instant instant(String text) {
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            return Instant.MAX;
+        }
+    }
+
+    /** An instant of the page to the given unit, e.g. {@code 2026-11-28T19:45:21.486Z}; as it is when it is none. */
+    static String time(String instant, ChronoUnit unit) {
+        try {
+            return Instant.parse(instant).truncatedTo(unit).toString();
+        } catch (DateTimeParseException e) {
+            return instant;
+        }
     }
 
     private static long count(List<JsonNode> episodes, String outcome) {

@@ -38,6 +38,8 @@ import picocli.CommandLine.Option;
             "and its configs (delays shortened), watches what they do and ends with a summary table.",
             "With --dry-run=client|server the same story plays in shadow mode: dwd reports what it would do",
             "(\"would scale …\", \"would delete …\") and the checks expect that nothing changed.",
+            "With --beside-original the original dependency-watchdog (built once by scripts/original-dwd) acts,",
+            "dwd runs beside it in shadow mode with --compare-with-original, and the demo ends with the comparison.",
             "Exit status: 0 every step observed, 1 otherwise, 2 usage error."})
 public final class DemoCommand implements Callable<Integer> {
 
@@ -55,6 +57,11 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     DryRunOption dryRunOption;
 
+    @Option(names = "--beside-original", description = {"The original dependency-watchdog v1.7.0 acts (built once by",
+        "scripts/original-dwd with Go); dwd runs beside it in shadow mode (--dry-run=server unless given) with",
+        "--compare-with-original; the demo ends with dwd's comparison table."})
+    boolean besideOriginal;
+
     /** The mode the prober and the weeder run in. */
     private DryRunMode mode = DryRunMode.NONE;
     private Narrator narrator;
@@ -67,6 +74,14 @@ public final class DemoCommand implements Callable<Integer> {
             return DryRunOption.INVALID;
         }
         mode = dryRun.get();
+        if (besideOriginal) {
+            if (mode == DryRunMode.NONE && dryRunOption.given()) {
+                System.err.println("dwd demo: --beside-original runs dwd in shadow mode: leave out --dry-run, or use"
+                        + " --dry-run=server or client");
+                return DryRunOption.INVALID;
+            }
+            mode = mode.isShadow() ? mode : DryRunMode.SERVER;
+        }
         narrator = Narrator.forThisProcess();
         teardown = new Teardown(narrator);
         LogLevels.apply(Level.ERROR); // the demo's own lines; the roles log for themselves
@@ -91,13 +106,15 @@ public final class DemoCommand implements Callable<Integer> {
 
     private int play() throws DemoFailure {
         narrator.title("dwd demo: a meltdown and a recovery on a local control plane"
-                + (mode.isShadow() ? ", in shadow mode (--dry-run=" + mode.flagValue() + ")" : ""));
+                + (besideOriginal ? ", dwd beside the original dependency-watchdog"
+                        : mode.isShadow() ? ", in shadow mode (--dry-run=" + mode.flagValue() + ")" : ""));
         if (mode.isShadow()) {
             narrator.info(mode == DryRunMode.SERVER
                     ? "shadow mode: dwd sends every change with dryRun=All; the API server checks it and persists nothing"
                     : "shadow mode: dwd sends no change at all; it reports what it would change");
         }
-        var stage = new DemoStage(narrator, teardown, mode, verbose);
+        var stage = new DemoStage(narrator, teardown, mode, verbose, besideOriginal);
+        var beside = new BesideOriginalStory(narrator);
         var story = new DemoStory(narrator, mode);
         Path binaries = stage.binaries(controlPlaneDirectory);
         var scheduler = new SystemScheduler();
@@ -118,6 +135,9 @@ public final class DemoCommand implements Callable<Integer> {
         List<RoleProcess> roles = stage.startRoles(kubernetes, kubeconfig, seed, reports, timeline);
         RoleProcess prober = roles.get(0);
         RoleProcess weeder = roles.get(1);
+        if (besideOriginal) {
+            stage.startOriginal(kubeconfig, kubernetes.workDirectory());
+        }
         seed.installCrds();
         List<String> alphaNodes = stage.createSeed(seed, kubernetes);
         Map<String, String> versionsBefore = DemoStory.resourceVersions(seed);
@@ -133,17 +153,34 @@ public final class DemoCommand implements Callable<Integer> {
         reports.start(prober, weeder);
         story.normalOperation(timeline, prober.startedAt());
         goesOn(timeline);
-        Instant cut = story.networkCut(seed, alphaNodes, timeline);
-        goesOn(timeline);
-        story.recovery(seed, alphaNodes, timeline);
-        goesOn(timeline);
-        story.otherShootUntouched(timeline, cut);
-        story.etcdOutage(seed, timeline);
-        goesOn(timeline);
-        if (mode.isShadow()) {
-            story.nothingChanged(seed, versionsBefore);
+        Instant cut = Instant.now();
+        String comparison = null;
+        if (besideOriginal) {
+            beside.networkCut(seed, alphaNodes, timeline);
+            goesOn(timeline);
+            beside.recovery(seed, alphaNodes, timeline);
+            goesOn(timeline);
+            story.otherShootUntouched(timeline, cut);
+            beside.etcdOutage(seed, timeline);
+            goesOn(timeline);
+            comparison = beside.comparison(prober, weeder, timeline);
+        } else {
+            cut = story.networkCut(seed, alphaNodes, timeline);
+            goesOn(timeline);
+            story.recovery(seed, alphaNodes, timeline);
+            goesOn(timeline);
+            story.otherShootUntouched(timeline, cut);
+            story.etcdOutage(seed, timeline);
+            goesOn(timeline);
+            if (mode.isShadow()) {
+                story.nothingChanged(seed, versionsBefore);
+            }
         }
         boolean passed = narrator.summary();
+        if (comparison != null) {
+            narrator.info("");
+            comparison.lines().forEach(narrator::info);
+        }
         if (!keep) {
             narrator.endTimeline(); // what the roles do while they are stopped is not part of the story
         }

@@ -161,7 +161,7 @@ final class DemoStory {
     }
 
     /** Whether {@code /weeders} last showed no weeder for the service (stopped, expired, or never started). */
-    private static boolean noWeederRunning(List<Event> events, String namespace, String service) {
+    static boolean noWeederRunning(List<Event> events, String namespace, String service) {
         return events.stream().filter(e -> e.namespace().equals(namespace) && e.subject().equals(service)
                         && (e.kind() == Kind.WEEDER || e.kind() == Kind.WEEDER_STOPPED))
                 .reduce((first, second) -> second).map(last -> last.kind() == Kind.WEEDER_STOPPED).orElse(true);
@@ -213,7 +213,7 @@ final class DemoStory {
         return events.stream().filter(e -> !e.at().isBefore(since) && e.is(kind, namespace)).count();
     }
 
-    private static List<String> shortNames(List<String> names) {
+    static List<String> shortNames(List<String> names) {
         return names.stream().map(name -> switch (name) {
             case DemoSeed.KCM -> "KCM";
             case DemoSeed.MCM -> "MCM";

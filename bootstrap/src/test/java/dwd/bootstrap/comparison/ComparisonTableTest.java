@@ -49,7 +49,7 @@ class ComparisonTableTest {
 
                 Disagreements (1)
                   shoot--dev--gamma  meltdown: dwd only, decided 2026-11-28T10:05:00Z
-                    dwd would have:  kcm 3→0 at 2026-11-28T10:04:00.1Z (3 of 5 expired)
+                    dwd would have:  kcm 3→0 at 2026-11-28T10:04:00.100Z; 3 of 5 expired
                     the original:    nothing in the window
                     compared:        the original did not act on kcm 3→0
                 """);
@@ -59,6 +59,20 @@ class ComparisonTableTest {
                 Not counted as the original's (1)
                   shoot--dev--beta  kcm replicas 3→2 by kubectl at 2026-11-28T10:03:00Z
                 """);
+    }
+
+    @Test
+    void actionsWithReasonsOfTheirOwnShowEachAndTimesAreCutToTheMillisecond() throws Exception {
+        var json = new ObjectMapper().readTree(PROBER);
+        var gamma = (com.fasterxml.jackson.databind.node.ArrayNode) json.path("episodes").get(2).path("dwd");
+        gamma.addObject().put("target", "ca").put("label", "ca").put("from", 1).put("to", 0)
+                .put("at", "2026-11-28T10:04:00.123456789Z").put("why", "4 of 5 expired");
+        String page = json.toString();
+
+        String table = ComparisonTable.render(List.of(new ComparisonTable.Page("p", new ObjectMapper().readTree(page))), false);
+
+        assertThat(table).contains("    dwd would have:  kcm 3→0 at 2026-11-28T10:04:00.100Z (3 of 5 expired);"
+                + " ca 1→0 at 2026-11-28T10:04:00.123Z (4 of 5 expired)\n");
     }
 
     @Test
