@@ -135,11 +135,12 @@ public final class DemoCommand implements Callable<Integer> {
         List<RoleProcess> roles = stage.startRoles(kubernetes, kubeconfig, seed, reports, timeline);
         RoleProcess prober = roles.get(0);
         RoleProcess weeder = roles.get(1);
-        if (besideOriginal) {
-            stage.startOriginal(kubeconfig, kubernetes.workDirectory());
-        }
         seed.installCrds();
         List<String> alphaNodes = stage.createSeed(seed, kubernetes);
+        if (besideOriginal) {
+            // After the seed: the original's manager needs the Cluster and Machine CRDs when it starts.
+            stage.startOriginal(kubeconfig, kubernetes.workDirectory());
+        }
         Map<String, String> versionsBefore = DemoStory.resourceVersions(seed);
         var seedWatch = new SeedWatch(kubernetes.client(LocalKubernetes.ADMIN, Duration.ZERO), timeline);
         teardown.own(Teardown.quietly(seedWatch::close));
