@@ -29,10 +29,11 @@ test: control-plane
 	DWD_CONTROL_PLANE_DIR="$$(scripts/control-plane --path)" $(MVN) verify
 
 ## test-beside-original: BesideOriginalIT (opt-in, not part of make test): the original v1.7.0 (Go, built once by
-## scripts/original-dwd) protects three shoots and dwd in shadow mode compares itself with it (docs/migration.md).
+## scripts/original-dwd) protects three shoots and dwd in shadow mode compares itself with it, and ./dwd demo --beside-original
+## (docs/migration.md).
 test-beside-original: control-plane original-dwd app
 	$(MVN) -pl bootstrap -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
-	  -Dit.test=BesideOriginalIT -Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true \
+	  -Dit.test=BesideOriginalIT,DemoBesideOriginalIT -Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true \
 	  -Ddwd.controlPlane.dir="$$(scripts/control-plane --path)" -Ddwd.original="$$(scripts/original-dwd --path)"
 	@cat bootstrap/target/beside-original/compare.txt
 
