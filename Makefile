@@ -4,7 +4,7 @@
 MVN := scripts/mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: help test test-beside-original demo build app image control-plane original-dwd mutation bench bench-scale bench-weeder bench-versus bench-image bench-image-memory monitoring-picture clean
+.PHONY: help test test-beside-original demo build app image control-plane kstatus-oracle original-dwd mutation bench bench-scale bench-weeder bench-versus bench-image bench-image-memory monitoring-picture clean
 
 help:
 	@echo "make demo           play a meltdown and a recovery on a local control plane"
@@ -13,6 +13,7 @@ help:
 	@echo "make build          package the application (./dwd runs it; it also rebuilds by itself when sources change)"
 	@echo "make image          build the container image dwd:<version> with podman (docs/deploy.md)"
 	@echo "make control-plane  build (once) the local etcd + kube-apiserver + kubectl"
+	@echo "make kstatus-oracle build (once) kstatus from cli-utils, which dwd check's answers are compared with"
 	@echo "make mutation       mutation-test the domain with PIT"
 	@echo "make bench          run the benchmarks"
 	@echo "make bench-scale N=250  one prober against N shoots (about 10 min + seeding; see docs/benchmarks.md)"
@@ -23,14 +24,14 @@ help:
 	@echo "make monitoring-picture  redraw docs/monitoring-meltdown.png from a real run (prometheus, chromium)"
 
 ## test: the whole verification — unit, ArchUnit, integration on a real kube-apiserver, launch smoke test.
-test: control-plane
+test: control-plane kstatus-oracle
 	@command -v podman >/dev/null || echo "make test: podman is not installed, so the image tests skip (apt-get install -y podman runc)"
 	@command -v slirp4netns >/dev/null || echo "make test: slirp4netns is not installed, so GardenerSwapInIT skips (apt-get install -y slirp4netns)"
-	DWD_CONTROL_PLANE_DIR="$$(scripts/control-plane --path)" $(MVN) verify
+	DWD_CONTROL_PLANE_DIR="$$(scripts/control-plane --path)" DWD_KSTATUS_ORACLE="$$(scripts/kstatus-oracle --path)" $(MVN) verify
 
-## test-beside-original: BesideOriginalIT (opt-in, not part of make test): the original v1.7.0 (Go, built once by
-## scripts/original-dwd) protects three shoots and dwd in shadow mode compares itself with it, and ./dwd demo --beside-original
-## (docs/migration.md).
+## test-beside-original: opt-in, not part of make test: BesideOriginalIT (the original v1.7.0, Go, built once by
+## scripts/original-dwd, protects three shoots; dwd in shadow mode compares itself with it) and DemoBesideOriginalIT
+## (./dwd demo --beside-original); docs/migration.md.
 test-beside-original: control-plane original-dwd app
 	$(MVN) -pl bootstrap -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dit.test=BesideOriginalIT,DemoBesideOriginalIT -Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true \
@@ -50,6 +51,11 @@ image: app
 
 control-plane:
 	@scripts/control-plane >/dev/null
+
+## kstatus-oracle: cli-utils' kstatus, pinned in oracles/kstatus/go.mod, for KstatusDifferentialTest (docs/check-differential.md).
+kstatus-oracle:
+	@if command -v go >/dev/null; then scripts/kstatus-oracle >/dev/null; \
+	else echo "make test: Go is not installed, so KstatusDifferentialTest skips (install Go 1.26+)"; fi
 
 demo: control-plane app
 	./dwd demo
