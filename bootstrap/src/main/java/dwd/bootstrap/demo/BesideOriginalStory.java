@@ -29,9 +29,12 @@ import java.util.Optional;
 final class BesideOriginalStory {
 
     private final Narrator narrator;
+    private final DemoStory story;
 
-    BesideOriginalStory(Narrator narrator) {
+    /** @param story the demo's own story, whose parts (the cut, the healing, etcd's outage) this one plays too */
+    BesideOriginalStory(Narrator narrator, DemoStory story) {
         this.narrator = narrator;
+        this.story = story;
     }
 
     /** dwd's reports of what it would do are narrated as {@code would …}; the seed's changes are the original's. */
@@ -40,22 +43,13 @@ final class BesideOriginalStory {
     }
 
     void networkCut(DemoSeed seed, List<String> alphaNodes, DemoTimeline timeline) {
-        List<String> cutNodes = alphaNodes.subList(0, 3);
-        Instant cut = Instant.now();
-        narrator.setOrigin(cut);
-        narrator.step(2, "Network cut: 3 of alpha's 5 nodes stop renewing their leases");
-        seed.cut(cutNodes);
-        narrator.at(cut, "alpha", "the demo stops renewing the leases of " + String.join(", ", cutNodes)
-                + ", as their kubelets would when cut off from their control plane");
+        Instant cut = story.cut(seed, alphaNodes.subList(0, 3));
         bothScaled("2 network cut", "the original: MCM + CA to 0, then KCM; dwd would too", cut, timeline,
                 order -> order.size() == 3 && order.get(2).equals(DemoSeed.KCM));
     }
 
     void recovery(DemoSeed seed, List<String> alphaNodes, DemoTimeline timeline) {
-        narrator.step(3, "The cut heals");
-        Instant healed = Instant.now();
-        seed.heal(alphaNodes.subList(0, 3));
-        narrator.at(healed, "alpha", "the demo renews those leases again");
+        Instant healed = story.heal(seed, alphaNodes);
         bothScaled("3 recovery", "the original: KCM, MCM after its delay, CA; dwd would too", healed, timeline,
                 order -> order.equals(List.of(DemoSeed.KCM, DemoSeed.MCM, DemoSeed.CA)));
     }
@@ -81,18 +75,7 @@ final class BesideOriginalStory {
     }
 
     void etcdOutage(DemoSeed seed, DemoTimeline timeline) {
-        narrator.step(4, "etcd outage, played by the demo: alpha's kube-apiserver pods get crash-loop statuses");
-        seed.setServiceReady(ALPHA, "etcd-main-client", false);
-        narrator.at(Instant.now(), "alpha", "the demo marks etcd-main-client's endpoint not ready, as the endpoints"
-                + " controller would for a failed etcd");
-        timeline.await(events -> DemoStory.noWeederRunning(events, ALPHA, "etcd-main-client"), Duration.ofSeconds(10));
-        seed.crashLoop(ALPHA, "kube-apiserver-0");
-        seed.crashLoop(ALPHA, "kube-apiserver-1");
-        narrator.at(Instant.now(), "alpha", "the demo writes CrashLoopBackOff statuses for kube-apiserver-0 and"
-                + " kube-apiserver-1, as their kubelet would");
-        Instant back = Instant.now();
-        seed.setServiceReady(ALPHA, "etcd-main-client", true);
-        narrator.at(back, "alpha", "etcd comes back: the demo marks its endpoint ready again");
+        Instant back = story.etcdReturns(seed, timeline);
         boolean deleted = timeline.await(events -> events.stream().filter(e -> !e.at().isBefore(back)
                 && e.is(Kind.POD_DELETED, ALPHA) && !wouldBe(e)).count() >= 2, STEP_TIMEOUT);
         narrator.check("4 etcd recovers", "the original deletes both crash-looping pods",

@@ -31,15 +31,15 @@ import picocli.CommandLine.Option;
  * was observed. The stage is {@link DemoStage}'s, the story {@link DemoStory}'s; this class runs one
  * after the other and stops everything at the end or on Ctrl-C.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(name = "demo", mixinStandardHelpOptions = true, sortSynopsis = false,
         description = {"Play a meltdown and a recovery on a local control plane, narrated.",
             "Starts etcd + kube-apiserver on loopback (binaries of scripts/control-plane, built if missing),",
             "starts `dwd prober` and `dwd weeder` as processes against a demo seed, with the flags Gardener passes",
             "and its configs (delays shortened), watches what they do and ends with a summary table.",
             "With --dry-run=client|server the same story plays in shadow mode: dwd reports what it would do",
             "(\"would scale …\", \"would delete …\") and the checks expect that nothing changed.",
-            "With --beside-original the original dependency-watchdog (built once by scripts/original-dwd) acts,",
-            "dwd runs beside it in shadow mode with --compare-with-original, and the demo ends with the comparison.",
+            "With --beside-original the original dependency-watchdog acts and dwd runs beside it in shadow mode,",
+            "comparing itself with it; the demo ends with the comparison table.",
             "Exit status: 0 every step observed, 1 otherwise, 2 usage error."})
 public final class DemoCommand implements Callable<Integer> {
 
@@ -54,13 +54,14 @@ public final class DemoCommand implements Callable<Integer> {
         "a kubeconfig, a kubectl command and the roles' URLs; Ctrl-C stops everything."})
     boolean keep;
 
+    // Before --dry-run: the synopsis then wraps between options, not inside --dry-run[=MODE].
+    @Option(names = "--beside-original", description = "The original dependency-watchdog v1.7.0 acts (built once by"
+            + " scripts/original-dwd with Go); dwd runs beside it in shadow mode (--dry-run=server unless given) with"
+            + " --compare-with-original; the demo ends with dwd's comparison table.")
+    boolean besideOriginal;
+
     @Mixin
     DryRunOption dryRunOption;
-
-    @Option(names = "--beside-original", description = {"The original dependency-watchdog v1.7.0 acts (built once by",
-        "scripts/original-dwd with Go); dwd runs beside it in shadow mode (--dry-run=server unless given) with",
-        "--compare-with-original; the demo ends with dwd's comparison table."})
-    boolean besideOriginal;
 
     /** The mode the prober and the weeder run in. */
     private DryRunMode mode = DryRunMode.NONE;
@@ -114,8 +115,8 @@ public final class DemoCommand implements Callable<Integer> {
                     : "shadow mode: dwd sends no change at all; it reports what it would change");
         }
         var stage = new DemoStage(narrator, teardown, mode, verbose, besideOriginal);
-        var beside = new BesideOriginalStory(narrator);
         var story = new DemoStory(narrator, mode);
+        var beside = new BesideOriginalStory(narrator, story);
         Path binaries = stage.binaries(controlPlaneDirectory);
         var scheduler = new SystemScheduler();
         teardown.own(Teardown.quietly(scheduler::close));
