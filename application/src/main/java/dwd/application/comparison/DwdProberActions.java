@@ -26,7 +26,8 @@ public final class DwdProberActions implements ShadowObserver, ProberObserver {
     @Override
     public void wouldScale(WouldScale action) {
         comparison.acted(Side.DWD, kindOf(action.direction()), action.namespace(), "", new Act(action.ref().name(),
-                action.ref().name(), action.from(), action.to(), clock.now(), action.cause().summary(), false));
+                action.ref().name(), action.from(), action.to(), clock.now(),
+                action.cause() == null ? "" : action.cause().summary(), false));
     }
 
     @Override

@@ -47,19 +47,21 @@ public final class BesideOriginal {
     private final SystemScheduler scheduler;
     private final ComparisonMode mode;
     private final ShadowObserver dwdShadowActions;
-    private final Object dwdActions;
+    private final ProberObserver proberObserver;
+    private final WeederObserver weederObserver;
     private final Supplier<String> page;
     private final Runnable startWatches;
     private final BooleanSupplier watchesSynced;
     private final Runnable stopWatches;
 
     private BesideOriginal(SystemScheduler scheduler, ComparisonMode mode, ShadowObserver dwdShadowActions,
-            Object dwdActions, Supplier<String> page, Runnable startWatches, BooleanSupplier watchesSynced,
-            Runnable stopWatches) {
+            ProberObserver proberObserver, WeederObserver weederObserver, Supplier<String> page, Runnable startWatches,
+            BooleanSupplier watchesSynced, Runnable stopWatches) {
         this.scheduler = scheduler;
         this.mode = mode;
         this.dwdShadowActions = dwdShadowActions;
-        this.dwdActions = dwdActions;
+        this.proberObserver = proberObserver;
+        this.weederObserver = weederObserver;
         this.page = page;
         this.startWatches = startWatches;
         this.watchesSynced = watchesSynced;
@@ -76,7 +78,7 @@ public final class BesideOriginal {
         var watch = new KubernetesDependentChanges(seed, config.dependentResourceInfos().stream()
                 .map(DependentResourceInfo::ref).toList(), dependents, seed.watchReports());
         var dwd = new DwdProberActions(scheduler, comparison);
-        return new BesideOriginal(scheduler, ComparisonMode.prober(dependents), dwd, dwd,
+        return new BesideOriginal(scheduler, ComparisonMode.prober(dependents), dwd, dwd, new WeederObserver() { },
                 new ComparisonJson("prober", settings.originalFieldManager(), comparison, scheduler::now),
                 watch::start, watch::hasSynced, watch::close);
     }
@@ -93,7 +95,7 @@ public final class BesideOriginal {
         ApiClient client = OwnedClients.forWatches(seed);
         var watch = new KubernetesWatchedPods(client, selectors, deletions, seed.watchReports());
         var dwd = new DwdWeederActions(scheduler, comparison, deletions);
-        return new BesideOriginal(scheduler, ComparisonMode.weeder(deletions), dwd, dwd,
+        return new BesideOriginal(scheduler, ComparisonMode.weeder(deletions), dwd, new ProberObserver() { }, dwd,
                 new ComparisonJson("weeder", settings.originalFieldManager(), comparison, scheduler::now),
                 watch::start, watch::hasSynced, () -> {
                     watch.close();
@@ -119,12 +121,12 @@ public final class BesideOriginal {
 
     /** Told of the prober's flows: add to its observers. */
     public ProberObserver proberObserver() {
-        return (ProberObserver) dwdActions;
+        return proberObserver;
     }
 
     /** Told of the weeder's windows and the pods it found gone: add to its observers. */
     public WeederObserver weederObserver() {
-        return (WeederObserver) dwdActions;
+        return weederObserver;
     }
 
     /** The {@code /comparison} page. */
