@@ -1,7 +1,5 @@
 package dwd.adapters.k8s;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
@@ -56,7 +54,8 @@ public final class ApiFailures {
     public static <T> T call(String action, ApiCall<T> call) {
         try {
             return call.call();
-        } catch (ApiException | IOException | IllegalArgumentException | JsonParseException | AnswerOutOfBounds e) {
+        } catch (ApiException | IOException | IllegalArgumentException | JsonParseException | AnswerOutOfBounds
+                | MalformedAnswer e) {
             throw translate(action, e);
         }
     }
@@ -67,10 +66,8 @@ public final class ApiFailures {
             case ApiFailure alreadyTranslated -> alreadyTranslated;
             case ApiException api -> fromApiException(action, api);
             case AnswerOutOfBounds refused -> new ApiFailure(Kind.BAD_INPUT, action + ": refused: " + refused.getMessage());
-            case StreamConstraintsException refused -> new ApiFailure(Kind.BAD_INPUT,
-                    action + ": refused: the answer goes beyond what dwd reads (" + cut(refused.getOriginalMessage()) + ")");
-            case JsonProcessingException json -> new ApiFailure(Kind.INVALID,
-                    action + ": the response is not the JSON expected: " + cut(json.getOriginalMessage()));
+            case MalformedAnswer json -> new ApiFailure(Kind.INVALID,
+                    action + ": the response is not the JSON expected: " + cut(json.getMessage()));
             case IOException io -> fromTransport(action, io);
             case JsonParseException json -> new ApiFailure(Kind.INVALID,
                     action + ": the response is not the JSON expected: " + cut(json.getMessage()));

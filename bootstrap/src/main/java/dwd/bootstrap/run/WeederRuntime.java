@@ -10,6 +10,8 @@ import dwd.domain.config.WeederConfig;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Optional;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
  * The running weeder: the EndpointSlice watch feeds the supervisor, which runs weeders with
@@ -18,7 +20,7 @@ import java.util.Optional;
  */
 public final class WeederRuntime implements RoleRuntime {
 
-    private static final System.Logger LOG = System.getLogger(WeederRuntime.class.getName());
+    private static final Logger LOG = LogManager.getLogger();
     /** Beyond the longest watch: the longest back-off after a failure (30 s plus jitter) and a slow list. */
     static final Duration WATCH_SLACK = Duration.ofMinutes(1);
 
@@ -49,11 +51,11 @@ public final class WeederRuntime implements RoleRuntime {
         startedAtNanos = scheduler.nanoTime();
         long rehearsal = System.nanoTime();
         WeederRehearsal.run(config);
-        LOG.log(System.Logger.Level.DEBUG, () -> "weeder reaction rehearsed in "
+        LOG.debug(() -> "weeder reaction rehearsed in "
                 + Duration.ofNanos(System.nanoTime() - rehearsal).toMillis() + " ms (nothing watched or deleted)");
         slices.start();
         Readiness.await(scheduler, "the EndpointSlice cache", Duration.ofMinutes(2), slices::hasSynced);
-        LOG.log(System.Logger.Level.INFO, "weeder running; " + supervisor.knownServices() + " configured services seen");
+        LOG.info("weeder running; " + supervisor.knownServices() + " configured services seen");
     }
 
     @Override
@@ -84,6 +86,6 @@ public final class WeederRuntime implements RoleRuntime {
         supervisor.close();
         podWatches.close();
         scheduler.close();
-        LOG.log(System.Logger.Level.INFO, "weeder stopped");
+        LOG.info("weeder stopped");
     }
 }

@@ -65,7 +65,8 @@ public interface ProberModule {
         // Beside the original, the shadow sees the dependents as they would be without the original's writes.
         ShadowMode.ProberPorts ports = shadow.prober(comparison.resources(resources), observer);
         return new ProbeSupervisor(config, tuning, scheduler, shootClients, machines,
-                LeaderOnly.scalableResources(ports.resources(), leadership), ports.observer(), new SplittableRandom());
+                LeaderOnly.scalableResources(ports.resources(), leadership), ports.observer(), new SplittableRandom(),
+                leadership);
     }
 
     @Provides

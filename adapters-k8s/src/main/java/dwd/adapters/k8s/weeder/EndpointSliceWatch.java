@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
  * Feeds {@link ServiceEvents} from a watch on the EndpointSlices of the configured services in all
@@ -25,7 +27,7 @@ import java.util.TreeSet;
  */
 public final class EndpointSliceWatch implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(EndpointSliceWatch.class.getName());
+    private static final Logger LOG = LogManager.getLogger();
 
     /**
      * The longest a healthy watch goes without a new list or watch request: each watch asks the server
@@ -96,7 +98,7 @@ public final class EndpointSliceWatch implements AutoCloseable {
                 Requirement.in(EndpointSliceStates.SERVICE_NAME_LABEL, name);
                 usable.add(name);
             } catch (IllegalArgumentException e) {
-                LOG.log(System.Logger.Level.WARNING, "service name '" + name + "' cannot be a label value ("
+                LOG.warn("service name '" + name + "' cannot be a label value ("
                         + e.getMessage() + "); no EndpointSlice can belong to it");
             }
         }

@@ -20,6 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import okhttp3.Call;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
  * Pod watches on dwd's list-watch loop ({@link ListWatch}), one per weeder and selector: the selected
@@ -33,7 +35,7 @@ import okhttp3.Call;
  */
 public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(KubernetesPodWatches.class.getName());
+    private static final Logger LOG = LogManager.getLogger();
 
     /** A list that takes longer is given up and tried again (the watch client has no read timeout). */
     private static final Duration LIST_TIMEOUT = Duration.ofSeconds(30);
@@ -121,7 +123,7 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
                     """).getAsJsonObject();
             PodStates.of(pod);
         } catch (ApiException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "preparing the pod watch requests failed: " + e);
+            LOG.debug(() -> "preparing the pod watch requests failed: " + e);
         }
     }
 

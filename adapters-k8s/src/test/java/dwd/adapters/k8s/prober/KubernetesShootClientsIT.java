@@ -135,7 +135,7 @@ class KubernetesShootClientsIT {
     void listsLargerThanAPageAreReadWhole() throws ApiException {
         createKubeconfigSecret(controlPlane.selfContainedKubeconfig());
         var coordination = new CoordinationV1Api(controlPlane.apiClient());
-        int count = KubernetesShootApi.PAGE_SIZE + 3;
+        int count = BoundedList.PAGE_SIZE + 3;
         for (int i = 0; i < count; i++) {
             coordination.createNamespacedLease("kube-node-lease", new V1Lease()
                     .metadata(new V1ObjectMeta().name(namespace + "-many-" + i))
