@@ -27,7 +27,7 @@ public final class DwdProberActions implements ShadowObserver, ProberObserver {
     public void wouldScale(WouldScale action) {
         comparison.acted(Side.DWD, kindOf(action.direction()), action.namespace(), "", new Act(action.ref().name(),
                 action.ref().name(), action.from(), action.to(), clock.now(),
-                action.cause() == null ? "" : action.cause().summary(), false));
+                action.cause() == null ? "" : action.cause().summary(), false, clock.nanoTime()));
     }
 
     @Override

@@ -45,6 +45,6 @@ public final class DwdWeederActions implements ShadowObserver, WeederObserver {
     private void decided(String namespace, String service, PodState pod, String note) {
         deletions.dwdDecided(pod.uid());
         comparison.acted(Side.DWD, EpisodeKind.WEEDING, namespace, service, new Act(pod.uid(), pod.name(), 0, 0,
-                clock.now(), "CrashLoopBackOff after " + service + " turned ready" + note, false));
+                clock.now(), "CrashLoopBackOff after " + service + " turned ready" + note, false, clock.nanoTime()));
     }
 }

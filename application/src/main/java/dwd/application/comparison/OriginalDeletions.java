@@ -47,7 +47,7 @@ public final class OriginalDeletions implements WatchedPods {
 
     private record Tracked(LabelSelector selector, PodState pod) { }
 
-    private record Deletion(LabelSelector selector, PodState pod, Instant at) { }
+    private record Deletion(LabelSelector selector, PodState pod, Instant at, long atNanos) { }
 
     private record Place(String namespace, LabelSelector selector) { }
 
@@ -159,7 +159,7 @@ public final class OriginalDeletions implements WatchedPods {
     }
 
     private void deleted(LabelSelector selector, PodState pod) {
-        var deletion = new Deletion(selector, pod, scheduler.now());
+        var deletion = new Deletion(selector, pod, scheduler.now(), scheduler.nanoTime());
         Optional<String> service = openWindow(deletion);
         if (service.isPresent()) {
             attribute(deletion, service.get());
@@ -195,7 +195,8 @@ public final class OriginalDeletions implements WatchedPods {
     private void attribute(Deletion deletion, String service) {
         PodState pod = deletion.pod();
         comparison.acted(Side.ORIGINAL, EpisodeKind.WEEDING, pod.namespace(), service, new Act(pod.uid(), pod.name(),
-                0, 0, deletion.at(), "deleted in CrashLoopBackOff within " + service + "'s weeder window", false));
+                0, 0, deletion.at(), "deleted in CrashLoopBackOff within " + service + "'s weeder window", false,
+                deletion.atNanos()));
         var place = new Place(pod.namespace(), deletion.selector());
         List<Consumer<PodState>> waiting;
         synchronized (this) {

@@ -106,7 +106,7 @@ public final class OriginalDependents implements DependentChanges {
         DependentFields before = held.get().before();
         comparison.acted(Side.ORIGINAL, EpisodeKind.MELTDOWN, namespace, "", new Act(ref.name(), ref.name(),
                 before.specReplicas(), 0, held.get().scaledAt().orElse(seen),
-                "held at 0 by " + originalManager + " when dwd started", true));
+                "held at 0 by " + originalManager + " when dwd started", true, order(snapshot)));
         LOG.log(System.Logger.Level.INFO, () -> namespace + ": " + ref.name() + " is held at 0 by " + originalManager
                 + " since " + held.get().scaledAt().map(Instant::toString).orElse("an unknown time")
                 + "; dwd compares as if it had " + before.specReplicas() + " replicas");
@@ -125,7 +125,7 @@ public final class OriginalDependents implements DependentChanges {
                     without = Optional.of(before.last().fields());
                 }
                 if (attribution.replicasChanged()) {
-                    reportOriginal(namespace, before.ref(), before.last().specReplicas(), next.specReplicas(), attribution);
+                    reportOriginal(namespace, before.ref(), before.last().specReplicas(), next, attribution);
                 }
             }
             case OTHER, UNKNOWN -> {
@@ -142,13 +142,28 @@ public final class OriginalDependents implements DependentChanges {
         return new Known(before.ref(), next, stillDifferent);
     }
 
-    private void reportOriginal(String namespace, ResourceRef ref, int from, int to, Attribution attribution) {
+    private void reportOriginal(String namespace, ResourceRef ref, int from, DependentSnapshot next,
+            Attribution attribution) {
+        int to = next.specReplicas();
         Instant seen = clock.now();
         Instant at = attribution.writtenAt()
                 .filter(written -> Duration.between(written, seen).compareTo(LATE_OBSERVATION) > 0)
                 .orElse(seen);
         EpisodeKind kind = to < from ? EpisodeKind.MELTDOWN : EpisodeKind.RECOVERY;
         comparison.acted(Side.ORIGINAL, kind, namespace, "", new Act(ref.name(), ref.name(), from, to, at,
-                "spec.replicas written by " + attribution.describeWriters(), false));
+                "spec.replicas written by " + attribution.describeWriters(), false, order(next)));
+    }
+
+    /**
+     * The order of the original's writes: the resourceVersion the API server stored each at (an etcd revision,
+     * one sequence for all of them), not when a watch, one per dependent, delivered it; the monotonic clock
+     * for a version that is no number.
+     */
+    private long order(DependentSnapshot snapshot) {
+        try {
+            return Long.parseLong(snapshot.version());
+        } catch (NumberFormatException e) {
+            return clock.nanoTime();
+        }
     }
 }

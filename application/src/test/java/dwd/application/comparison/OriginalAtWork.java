@@ -33,6 +33,8 @@ final class OriginalAtWork {
     private final OriginalDependents watch;
     private final Supplier<Instant> now;
     private final Map<String, Map<String, FieldManager>> managers = new HashMap<>();
+    /** The API server's one sequence of resourceVersions (an etcd revision), across objects. */
+    private long revision = 100;
 
     OriginalAtWork(InMemoryResources seed, OriginalDependents watch, Supplier<Instant> now) {
         this.seed = seed;
@@ -96,7 +98,7 @@ final class OriginalAtWork {
         ScalableResource now = read(namespace, name);
         watch.dependentChanged(namespace, ref(name), new DependentSnapshot("uid-" + name, now.specReplicas(),
                 now.readyReplicas(), now.annotations(), new ArrayList<>(managers.get(namespace + "/" + name).values()),
-                now.version()));
+                String.valueOf(++revision)));
     }
 
     private ScalableResource read(String namespace, String name) {

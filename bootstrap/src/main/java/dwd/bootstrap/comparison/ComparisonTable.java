@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -119,13 +118,15 @@ public final class ComparisonTable {
                 .append('\n');
     }
 
-    /** Each action with its time; the reason once when every action has the same. */
+    /**
+     * Each action with its time, in the side's order as the page lists it (the original's in the order the API
+     * server stored its writes); the reason once when every action has the same.
+     */
     private static String acts(JsonNode acts, String none) {
         if (acts.isEmpty()) {
             return none;
         }
-        List<JsonNode> sorted = StreamSupport.stream(acts.spliterator(), false)
-                .sorted(Comparator.comparing(act -> instant(act.path("at").asText()))).toList();
+        List<JsonNode> sorted = StreamSupport.stream(acts.spliterator(), false).toList();
         boolean oneReason = sorted.stream().map(act -> act.path("why").asText()).distinct().count() == 1;
         var parts = new ArrayList<String>();
         for (JsonNode act : sorted) {
@@ -137,14 +138,6 @@ public final class ComparisonTable {
         }
         String reason = sorted.getFirst().path("why").asText();
         return String.join("; ", parts) + (oneReason && !reason.isEmpty() ? "; " + reason : "");
-    }
-
-    private static Instant instant(String text) {
-        try {
-            return Instant.parse(text);
-        } catch (DateTimeParseException e) {
-            return Instant.MAX;
-        }
     }
 
     /** An instant of the page to the given unit, e.g. {@code 2026-11-28T19:45:21.486Z}; as it is when it is none. */

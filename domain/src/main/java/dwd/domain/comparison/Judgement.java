@@ -2,6 +2,7 @@ package dwd.domain.comparison;
 
 import dwd.domain.internal.NullSafe;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -30,8 +31,9 @@ public record Judgement(Outcome outcome, String reason, Optional<Duration> lead)
     /**
      * Compares the two sides of an episode. Both acted alike when they acted on the same targets, to the
      * same replicas, and in the same level order: of two dependents on different levels of the flow's plan,
-     * both acted on the same one first (dependents of one level scale at once, in any order; pods have no
-     * order). Each side's first action per target counts.
+     * both acted on the same one first, in each side's own order (dependents of one level scale at once, in any
+     * order; pods have no order). Each side's first action per target counts; the lead is between the sides'
+     * earliest actions.
      *
      * @param levels the level of each dependent in the flow's plan, by name; empty for pods
      */
@@ -47,7 +49,7 @@ public record Judgement(Outcome outcome, String reason, Optional<Duration> lead)
         if (ours.isEmpty()) {
             return new Judgement(Outcome.ORIGINAL_ONLY, "dwd would not have acted on " + labels(theirs), Optional.empty());
         }
-        Optional<Duration> lead = Optional.of(Duration.between(ours.getFirst().at(), theirs.getFirst().at()));
+        Optional<Duration> lead = Optional.of(Duration.between(earliest(ours), earliest(theirs)));
         Set<String> ourTargets = ours.stream().map(Act::target).collect(Collectors.toCollection(TreeSet::new));
         Set<String> theirTargets = theirs.stream().map(Act::target).collect(Collectors.toCollection(TreeSet::new));
         if (!ourTargets.equals(theirTargets)) {
@@ -69,11 +71,10 @@ public record Judgement(Outcome outcome, String reason, Optional<Duration> lead)
                 if (levelA == null || levelB == null || levelA.equals(levelB)) {
                     continue;
                 }
-                boolean weFirst = !a.at().isAfter(b.at());
+                // Only an order one side shows strictly can be contradicted: equal sequences tell none.
                 Act theirA = theirsByTarget.get(a.target());
                 Act theirB = theirsByTarget.get(b.target());
-                boolean theyFirst = !theirA.at().isAfter(theirB.at());
-                if (weFirst && !theyFirst) {
+                if (a.sequence() < b.sequence() && theirA.sequence() > theirB.sequence()) {
                     return new Judgement(Outcome.DIFFERENT, "other level order: dwd " + labels(ours) + ", the original "
                             + labels(theirs), lead);
                 }
@@ -83,12 +84,16 @@ public record Judgement(Outcome outcome, String reason, Optional<Duration> lead)
                 + ": " + labels(ours), lead);
     }
 
-    /** Each target's earliest action, in time order. */
+    /** Each target's first action, in the side's order ({@link Act#sequence}). */
     public static List<Act> firstPerTarget(List<Act> acts) {
         var sorted = new ArrayList<>(acts);
-        sorted.sort(Comparator.comparing(Act::at));
+        sorted.sort(Comparator.comparingLong(Act::sequence));
         var seen = new java.util.HashSet<String>();
         return sorted.stream().filter(act -> seen.add(act.target())).toList();
+    }
+
+    private static Instant earliest(List<Act> acts) {
+        return acts.stream().map(Act::at).min(Instant::compareTo).orElseThrow();
     }
 
     private static String labels(List<Act> acts) {

@@ -33,6 +33,23 @@ class JudgementTest {
     }
 
     @Test
+    void eachSidesOrderIsItsSequenceNotTheTimeItsActionsWereSeen() {
+        var dwd = List.of(act("mcm", 2, 0, 0), act("kcm", 3, 0, 1));
+        // Watches of different objects delivered the original's kcm before its mcm; the API server stored mcm first.
+        var original = List.of(new Act("kcm", "kcm", 3, 0, T.plusMillis(20_874), "", false, 102),
+                new Act("mcm", "mcm", 2, 0, T.plusMillis(20_889), "", false, 101));
+        var reversed = List.of(new Act("kcm", "kcm", 3, 0, T.plusMillis(20_874), "", false, 101),
+                new Act("mcm", "mcm", 2, 0, T.plusMillis(20_889), "", false, 102));
+
+        Judgement judgement = Judgement.judge(dwd, original, DOWN);
+
+        assertThat(judgement.outcome()).isEqualTo(Outcome.BOTH);
+        assertThat(judgement.lead()).as("between the earliest times").contains(Duration.ofMillis(20_874));
+        assertThat(judgement.reason()).endsWith("mcm 2→0, kcm 3→0");
+        assertThat(Judgement.judge(dwd, reversed, DOWN).outcome()).isEqualTo(Outcome.DIFFERENT);
+    }
+
+    @Test
     void theOriginalFirstIsANegativeLead() {
         Judgement judgement = Judgement.judge(List.of(act("kcm", 0, 3, 10)), List.of(act("kcm", 0, 3, 4)), Map.of());
 
