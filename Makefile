@@ -4,14 +4,15 @@
 MVN := scripts/mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: help test test-beside-original demo build app image control-plane kstatus-oracle original-dwd mutation bench bench-scale bench-weeder bench-versus bench-image bench-image-memory monitoring-picture clean
+.PHONY: help test test-beside-original demo build app image image-arm64-smoke control-plane kstatus-oracle original-dwd mutation bench bench-scale bench-weeder bench-versus bench-image bench-image-memory monitoring-picture clean
 
 help:
 	@echo "make demo           play a meltdown and a recovery on a local control plane"
 	@echo "make test           build everything and run unit, architecture and integration tests"
-	@echo "make test-beside-original  dwd in comparison mode beside the real original on a local seed (about 7 min; builds the original once)"
+	@echo "make test-beside-original  dwd in comparison mode beside the real original on a local seed (about 6 min; builds the original once)"
 	@echo "make build          package the application (./dwd runs it; it also rebuilds by itself when sources change)"
-	@echo "make image          build the container image dwd:<version> with podman (docs/deploy.md)"
+	@echo "make image          build the container image dwd:<version> with podman: linux/amd64 and linux/arm64 (docs/deploy.md)"
+	@echo "make image-arm64-smoke  the arm64 image's prober under emulation: a meltdown scaled down and back up (minutes: see docs/deploy.md)"
 	@echo "make control-plane  build (once) the local etcd + kube-apiserver + kubectl"
 	@echo "make kstatus-oracle build (once) kstatus from cli-utils, which dwd check's answers are compared with"
 	@echo "make mutation       mutation-test the domain with PIT"
@@ -45,9 +46,16 @@ build:
 app:
 	@scripts/build-app --if-stale
 
-## image: dwd:<version> with podman (docs/deploy.md).
+## image: dwd:<version> with podman, a manifest list of linux/amd64 and linux/arm64 (docs/deploy.md).
 image: app
 	@scripts/image
+
+## image-arm64-smoke: ProberImageIT on the arm64 image under emulation (opt-in: a JVM under qemu-user is slow;
+## docs/deploy.md). It skips in one line where scripts/image built no arm64 image, saying why.
+image-arm64-smoke: control-plane
+	$(MVN) -pl bootstrap -am verify -Dit.test=ProberImageIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+		-Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true -Ddwd.image.platform=linux/arm64 \
+		-Ddwd.controlPlane.dir="$$(scripts/control-plane --path)"
 
 control-plane:
 	@scripts/control-plane >/dev/null

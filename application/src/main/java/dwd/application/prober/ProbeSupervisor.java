@@ -167,7 +167,10 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
             case ClusterShoot.Undecodable undecodable -> "spec.shoot cannot be decoded: " + undecodable.reason();
         };
         if (problem == null) {
-            lastProblem.remove(namespace);
+            String mended = lastProblem.remove(namespace);
+            if (mended != null) {
+                LOG.log(System.Logger.Level.INFO, namespace + ": the Cluster is usable again (was: " + mended + ")");
+            }
         } else if (!problem.equals(lastProblem.put(namespace, problem))) {
             String consequence = shoot instanceof ClusterShoot.Missing
                     ? "the shoot is not probed" : "a running probe is left as it is, none is started";

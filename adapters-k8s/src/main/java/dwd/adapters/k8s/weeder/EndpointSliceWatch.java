@@ -31,16 +31,17 @@ public final class EndpointSliceWatch implements AutoCloseable {
 
     /**
      * The longest a healthy watch goes without a new list or watch request: each watch asks the server
-     * to end it after at most 10 minutes, and a failed one is retried within 36 s (30 s back-off plus jitter).
+     * to end it within a minute ({@link WatchOptions#WATCH_TIMEOUT}), and a failed one is retried within
+     * 36 s (30 s back-off plus jitter).
      */
-    public static final Duration LONGEST_WATCH = Duration.ofMinutes(10);
+    public static final Duration LONGEST_WATCH = WatchOptions.WATCH_TIMEOUT;
 
     private final Set<String> serviceNames;
     private final ServiceEvents events;
     private final ListWatch<EndpointSliceState> watch;
 
     /**
-     * @param watchClient  a client with read timeout 0 (a watch may be quiet for minutes)
+     * @param watchClient  a client with read timeout 0 (a watch may be quiet for its whole minute)
      * @param serviceNames the configured services ({@code servicesAndDependantSelectors}' keys)
      * @param events       where slice events go, typically the weeder supervisor
      * @param reports      where the watch reports an unreachable seed and that it runs (the process's)

@@ -69,7 +69,8 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
     public PodWatch watch(String namespace, LabelSelector selector, Consumer<PodState> listener) {
         String labels = selector.toQueryString();
         var watch = new ListWatch<>("Pods in " + namespace + " selected by " + labels,
-                (isWatch, resourceVersion, timeoutSeconds) -> request(namespace, labels, isWatch, resourceVersion),
+                (isWatch, resourceVersion, timeoutSeconds) -> request(namespace, labels, isWatch, resourceVersion,
+                        timeoutSeconds),
                 PodStates::of, new Forwarder(listener), reports,
                 WatchOptions.on(watchClient).backingOff(INITIAL_BACKOFF, MAX_BACKOFF));
         open.add(watch);
@@ -93,13 +94,14 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
     }
 
     /**
-     * The list or watch of the selected pods. No {@code timeoutSeconds}: the server's own timeout
-     * ends a watch (30–60 min by default, longer than a weeder lives).
+     * The list or watch of the selected pods. A watch asks the server to end it after
+     * {@code timeoutSeconds} (within a minute): its end is how an idle watch proves its connection alive.
      */
-    private Call request(String namespace, String labels, boolean watch, String resourceVersion) throws ApiException {
+    private Call request(String namespace, String labels, boolean watch, String resourceVersion, Integer timeoutSeconds)
+            throws ApiException {
         var request = core.listNamespacedPod(namespace).labelSelector(labels).resourceVersion(resourceVersion);
         if (watch) {
-            return request.allowWatchBookmarks(true).watch(true).buildCall(null);
+            return request.allowWatchBookmarks(true).watch(true).timeoutSeconds(timeoutSeconds).buildCall(null);
         }
         Call list = request.buildCall(null);
         list.timeout().timeout(LIST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -114,8 +116,8 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
      */
     private void prepare() {
         try {
-            request("default", "dwd-never-sent", false, "0");
-            request("default", "dwd-never-sent", true, "1");
+            request("default", "dwd-never-sent", false, "0", null);
+            request("default", "dwd-never-sent", true, "1", 60);
             JsonObject pod = JsonParser.parseString("""
                     {"metadata": {"namespace": "default", "name": "p", "uid": "u",
                       "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "s", "controller": true}]},
