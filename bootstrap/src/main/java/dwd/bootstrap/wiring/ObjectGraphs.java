@@ -4,6 +4,7 @@ import dwd.application.port.out.ApiTraffic;
 import dwd.application.port.out.Leadership;
 import dwd.application.port.out.ProberObserver;
 import dwd.application.port.out.WeederObserver;
+import dwd.application.comparison.ComparisonMode;
 import dwd.application.prober.ProberTuning;
 import dwd.application.shadow.ShadowMode;
 import dwd.bootstrap.seed.SeedConnection;
@@ -45,10 +46,18 @@ public final class ObjectGraphs {
         return prober(config, seed, tuning, observer, leadership, traffic, ShadowMode.off());
     }
 
-    /** Everything: leadership fences writes, traffic is metered, shadow mode decorates the writes. */
+    /** Leadership fences writes, traffic is metered, shadow mode decorates the writes. */
     public static ProberComponent prober(ProberConfig config, SeedConnection seed, ProberTuning tuning,
             ProberObserver observer, Leadership leadership, ApiTraffic traffic, ShadowMode shadow) {
-        return DaggerProberComponent.factory().create(config, seed, tuning, observer, leadership, traffic, shadow);
+        return prober(config, seed, tuning, observer, leadership, traffic, shadow, ComparisonMode.off());
+    }
+
+    /** Everything: and, beside the original, the shadow decides on the seed without the original's writes. */
+    public static ProberComponent prober(ProberConfig config, SeedConnection seed, ProberTuning tuning,
+            ProberObserver observer, Leadership leadership, ApiTraffic traffic, ShadowMode shadow,
+            ComparisonMode comparison) {
+        return DaggerProberComponent.factory().create(config, seed, tuning, observer, leadership, traffic, shadow,
+                comparison);
     }
 
     /** The graph of {@code dwd weeder}: every deletion allowed, shadow mode off. */
@@ -68,9 +77,15 @@ public final class ObjectGraphs {
         return weeder(config, seed, observer, leadership, ShadowMode.off());
     }
 
-    /** Everything: leadership fences deletions, shadow mode decorates them. */
+    /** Leadership fences deletions, shadow mode decorates them. */
     public static WeederComponent weeder(WeederConfig config, SeedConnection seed, WeederObserver observer,
             Leadership leadership, ShadowMode shadow) {
-        return DaggerWeederComponent.factory().create(config, seed, observer, leadership, shadow);
+        return weeder(config, seed, observer, leadership, shadow, ComparisonMode.off());
+    }
+
+    /** Everything: and, beside the original, the shadow watches the pods without the original's deletions. */
+    public static WeederComponent weeder(WeederConfig config, SeedConnection seed, WeederObserver observer,
+            Leadership leadership, ShadowMode shadow, ComparisonMode comparison) {
+        return DaggerWeederComponent.factory().create(config, seed, observer, leadership, shadow, comparison);
     }
 }

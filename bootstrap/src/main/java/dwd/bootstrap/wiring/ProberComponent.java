@@ -2,6 +2,7 @@ package dwd.bootstrap.wiring;
 
 import dagger.BindsInstance;
 import dagger.Component;
+import dwd.application.comparison.ComparisonMode;
 import dwd.application.port.out.ApiTraffic;
 import dwd.application.port.out.Leadership;
 import dwd.application.port.out.ProberObserver;
@@ -24,6 +25,7 @@ public interface ProberComponent {
     interface Factory {
         ProberComponent create(@BindsInstance ProberConfig config, @BindsInstance SeedConnection seed,
                 @BindsInstance ProberTuning tuning, @BindsInstance ProberObserver observer,
-                @BindsInstance Leadership leadership, @BindsInstance ApiTraffic traffic, @BindsInstance ShadowMode shadow);
+                @BindsInstance Leadership leadership, @BindsInstance ApiTraffic traffic, @BindsInstance ShadowMode shadow,
+                @BindsInstance ComparisonMode comparison);
     }
 }

@@ -2,6 +2,7 @@ package dwd.bootstrap.wiring;
 
 import dagger.BindsInstance;
 import dagger.Component;
+import dwd.application.comparison.ComparisonMode;
 import dwd.application.port.out.Leadership;
 import dwd.application.port.out.WeederObserver;
 import dwd.application.shadow.ShadowMode;
@@ -22,6 +23,6 @@ public interface WeederComponent {
     interface Factory {
         WeederComponent create(@BindsInstance WeederConfig config, @BindsInstance SeedConnection seed,
                 @BindsInstance WeederObserver observer, @BindsInstance Leadership leadership,
-                @BindsInstance ShadowMode shadow);
+                @BindsInstance ShadowMode shadow, @BindsInstance ComparisonMode comparison);
     }
 }
