@@ -35,12 +35,17 @@ class KubernetesWatchedPodsIT {
                  @Override
                  public void podChanged(LabelSelector by, PodState pod) {
                      assertThat(by).isEqualTo(selector);
-                     changed.add(pod);
+                     // The watch spans all namespaces; other tests' pods share the control plane.
+                     if (pod.namespace().equals(namespace)) {
+                         changed.add(pod);
+                     }
                  }
 
                  @Override
                  public void podDeleted(LabelSelector by, PodState lastSeen) {
-                     deleted.add(lastSeen);
+                     if (lastSeen.namespace().equals(namespace)) {
+                         deleted.add(lastSeen);
+                     }
                  }
              }, TestWatchReports.create())) {
             watch.start();
