@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,8 +42,10 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The API server is the test's own, started for it, so that nothing other tests left behind (a
  * Cluster of a shoot long gone) is on it. Five minutes of wall time, on purpose: kube-apiserver may leave an idle watch without a
  * bookmark for two minutes and more (docs/watches.md), so the bounds are proven at their real
- * values, not shortened ones. It is the one test of {@code make test} that waits this long.
+ * values, not shortened ones. It is the one test of {@code make test} that waits this long, so it runs beside the
+ * other integration tests rather than after them: it waits, and its API server is its own.
  */
+@Execution(ExecutionMode.CONCURRENT)
 @WithLocalControlPlane(apiServerFlags = "--watch-cache=true") // a server of its own: nothing of other tests on it
 class HealthyIdleSeedIT {
 
