@@ -3,6 +3,7 @@ package dwd.application.prober;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.NodeLeaseWatch;
 import dwd.application.port.out.ShootApi;
 import dwd.application.port.out.ShootClients;
 import dwd.application.testing.ProberFixture;
@@ -48,6 +49,11 @@ class ProbeStoppedMidRunTest {
                         throw new ApiFailure(ApiFailure.Kind.UNAVAILABLE, "the connection broke");
                     }
                     return api.nodeLeases();
+                }
+
+                @Override
+                public NodeLeaseWatch watchNodeLeases(Runnable changed) {
+                    return api.watchNodeLeases(changed);
                 }
 
                 @Override
