@@ -23,11 +23,13 @@ import java.time.Duration;
  * @param weederIdle     {@code weederIdleSeconds} (60): the warm process's idle time before its first trial
  * @param weederJvm      {@code dwdWeederJvmOptions} ({@code -XX:MaxRAM=512m}): dwd's JVM options for the weeder
  *                       (deploy/manifests/weeder.yaml's limit)
+ * @param only           {@code only} (empty): {@code dwd} or {@code original} runs that one alone (A/B runs of one
+ *                       implementation, e.g. of JVM options); empty runs both
  * @param out            where logs, audit logs and the result go
  */
 record VersusSettings(int shoots, int nodes, Duration window, Duration warmUp, int repeats, double meltdown,
                       Duration meltdownLimit, Duration settle, String proberJvm, boolean weeder, int warmTrials,
-                      int freshTrials, Duration weederIdle, String weederJvm, Path out) {
+                      int freshTrials, Duration weederIdle, String weederJvm, String only, Path out) {
 
     static final String PREFIX = "dwd.bench.versus.";
 
@@ -46,7 +48,13 @@ record VersusSettings(int shoots, int nodes, Duration window, Duration warmUp, i
                 Integer.getInteger(PREFIX + "weederFreshTrials", 50),
                 Duration.ofSeconds(Integer.getInteger(PREFIX + "weederIdleSeconds", 60)),
                 System.getProperty(PREFIX + "dwdWeederJvmOptions", "-XX:MaxRAM=512m").strip(),
+                System.getProperty(PREFIX + "only", "").strip(),
                 target.resolve("bench-versus"));
+    }
+
+    /** The implementations a repeat runs, in its order. */
+    java.util.List<Implementation> pair(int repeat) {
+        return Implementation.inOrderOf(repeat).stream().filter(i -> only.isEmpty() || i.label().equals(only)).toList();
     }
 
     /** Every k-th shoot melts down, for a fraction of 1/k (the scale benchmark's choice). */
