@@ -63,6 +63,8 @@ final class ShootApiSimulator implements ShootApis {
 
     /** How often a kubelet renews its node lease (a lease duration of 40 s / 4, as kubelets do). */
     static final Duration RENEW_INTERVAL = Duration.ofSeconds(10);
+    /** A watch looks at its shoot's kubelets this often, so one that resumes is seen within it. */
+    private static final Duration WATCH_TICK = Duration.ofMillis(20);
     private static final DateTimeFormatter MICRO_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX").withZone(ZoneOffset.UTC);
     private static final byte[] VERSION = """
@@ -389,6 +391,10 @@ final class ShootApiSimulator implements ShootApis {
                 renewing = -2;
             }
             long wait = Duration.between(Instant.now(), next).toNanos();
+            if (wait > WATCH_TICK.toNanos()) {
+                LockSupport.parkNanos(WATCH_TICK.toNanos()); // kubelets may start again meanwhile: look again
+                continue;
+            }
             if (wait > 0) {
                 LockSupport.parkNanos(wait);
             }
