@@ -2,6 +2,7 @@ package dwd.bootstrap.cli;
 
 import dwd.bootstrap.check.CheckCommand;
 import dwd.bootstrap.demo.DemoCommand;
+import dwd.bootstrap.training.AotTrainingCommand;
 import dwd.bootstrap.wiring.LauncherComponent;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,7 +17,7 @@ import picocli.CommandLine.Spec;
         description = "Dependency watchdog for Gardener seed clusters: protects shoots whose kubelets lost "
                 + "their control plane (prober) and restarts crash-looping dependents when their service recovers (weeder).",
         subcommands = {ProberCommand.class, WeederCommand.class, DemoCommand.class, CheckCommand.class, PlanCommand.class, ValidateCommand.class,
-            VersionCommand.class},
+            VersionCommand.class, AotTrainingCommand.class},
         commandListHeading = "%nCommands:%n",
         footer = {"", "Shadow mode: 'dwd prober' and 'dwd weeder' take --dry-run=none|client|server (default none:"
                 + " act). client changes nothing and logs what it would change; server also has the API server check"
