@@ -106,7 +106,7 @@ public final class RoleOperability {
         // Leader election has clients of its own, exempt from the rate limit: a renewal must never wait behind
         // the role's reads, or a busy leader would lose its Lease.
         this.elector = settings.election().map(timings -> new LeaderElector(
-                new KubernetesLeaseStore(plainSeed.decorated(client -> {
+                new KubernetesLeaseStore(plainSeed.withOwnTransport().decorated(client -> {
                     client.setUserAgent(userAgent);
                     return RequestMetering.as("leader-election", traffic).apply(client);
                 }), settings.leaseNamespace(), settings.lockName(), timings.callTimeout()),
