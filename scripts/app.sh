@@ -6,8 +6,7 @@
 #   app_build [reason]     builds (scripts/mvn package -DskipTests) under a lock, with one progress line per
 #                          module on stderr, then trains the AOT cache.
 #   app_check_aot          sets app_aot_flag to the JVM flag that starts from the AOT cache, when it matches the jars.
-#   app_java_command [cmd] sets the array app_java_command: java and its flags up to the main module (app_main),
-#                          with the weeder's own flags when cmd is weeder.
+#   app_java_command       sets the array app_java_command: java and its flags up to the main module (app_main).
 #   app_train_aot          trains the AOT cache unless another process is doing it right now.
 #
 # The AOT cache (JEP 483/514) holds the classes a `dwd version` run loaded and linked; the JVM accepts it
@@ -26,15 +25,12 @@ app_java_home() {
   echo "$app_java"
 }
 
-# Sets app_java_command (an array): the java command line of the module-path launch, up to --module; for
-# `dwd weeder` ($1) with the weeder's own flags (deploy/weeder.jvm.args) after the shared ones.
+# Sets app_java_command (an array): the java command line of the module-path launch, up to --module.
 # The JVM ignores TMPDIR; dwd honours it, as Unix tools do (the tests keep their files out of /tmp so).
 # The JVM's perf data (what jps lists; jcmd <pid> works without it) can only live in /tmp: off with TMPDIR.
 app_java_command() {
   app_java_home >/dev/null
-  local role_flags=()
-  [[ ${1:-} == weeder ]] && role_flags=("@$app_root/deploy/weeder.jvm.args")
-  app_java_command=("$app_java/bin/java" "@$app_root/deploy/jvm.args" "${role_flags[@]}" -Ddwd.home="$app_root"
+  app_java_command=("$app_java/bin/java" "@$app_root/deploy/jvm.args" -Ddwd.home="$app_root"
     ${TMPDIR:+"-Djava.io.tmpdir=$TMPDIR" -XX:-UsePerfData} --module-path "$app_jar:$app_dir/libs")
 }
 app_main=(--module dwd.bootstrap/dwd.bootstrap.Main)

@@ -49,6 +49,10 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 final class TrainingSeed implements AutoCloseable {
 
     static final String NAMESPACE = "shoot--dwd--training";
+    /** The child's first line: this prefix and the kubeconfig, base64. */
+    static final String KUBECONFIG_LINE = "KUBECONFIG ";
+    /** Then a line per kind of request answered: this prefix and {@code METHOD /path} ({@code WATCH /path}). */
+    static final String SAW_LINE = "SAW ";
     private static final String TOKEN = "dwd-training";
     private static final DateTimeFormatter MICRO_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX").withZone(ZoneOffset.UTC);
@@ -98,9 +102,20 @@ final class TrainingSeed implements AutoCloseable {
                 Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.US_ASCII)), TOKEN);
     }
 
-    /** Whether a request of this kind has been answered: {@code METHOD /path} (a watch: {@code WATCH /path}). */
-    boolean saw(String request) {
-        return seen.contains(request);
+    /**
+     * The child process's work: serves the seed, prints its kubeconfig and each kind of request as it is first
+     * answered on standard output, and returns once standard input ends (the training process is gone).
+     */
+    static int serve() throws Exception {
+        var seed = new TrainingSeed();
+        synchronized (System.out) {
+            System.out.println(KUBECONFIG_LINE + Base64.getEncoder().encodeToString(
+                    seed.kubeconfig().getBytes(StandardCharsets.UTF_8)));
+            System.out.flush();
+        }
+        System.in.transferTo(OutputStream.nullOutputStream());
+        seed.close();
+        return 0;
     }
 
     @Override
@@ -118,7 +133,13 @@ final class TrainingSeed implements AutoCloseable {
             body = in.readNBytes(1 << 20);
         }
         boolean watch = query.contains("watch=true");
-        seen.add((watch ? "WATCH" : method) + " " + path);
+        String kind = (watch ? "WATCH" : method) + " " + path;
+        if (seen.add(kind)) {
+            synchronized (System.out) {
+                System.out.println(SAW_LINE + kind);
+                System.out.flush();
+            }
+        }
         if (watch) {
             hold(exchange);
             return;
