@@ -39,11 +39,7 @@ public final class ProberRuntime implements RoleRuntime {
 
     private volatile boolean started;
 
-    /**
-     * Starts watching; returns once the Machine and Cluster caches are synced. Then, while the probes wait for their
-     * initial delay, one full collection gives the start's garbage (the first lists, class initialization) back to
-     * the operating system: a small seed's heap stays the size its objects need, not the start's peak.
-     */
+    /** Starts watching; returns once the Machine and Cluster caches are synced. */
     @Override
     public void start() {
         started = true;
@@ -52,16 +48,6 @@ public final class ProberRuntime implements RoleRuntime {
         clusterWatch.start();
         Readiness.await(scheduler, "the Cluster cache", SYNC_TIMEOUT, clusterWatch::hasSynced);
         LOG.log(System.Logger.Level.INFO, "prober running; probing " + supervisor.probedNamespaces().size() + " shoots");
-        compactAfterStart();
-    }
-
-    private static void compactAfterStart() {
-        long committedBefore = Runtime.getRuntime().totalMemory();
-        long started = System.nanoTime();
-        System.gc();
-        LOG.log(System.Logger.Level.DEBUG, () -> "heap after the start's collection: " + (Runtime.getRuntime().totalMemory() >> 20)
-                + " MiB committed (" + (committedBefore >> 20) + " MiB before), "
-                + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
     }
 
     /** Whether it was started and its Machine and Cluster caches are synced (readiness). */
