@@ -317,6 +317,8 @@ final class ProberVersusRun {
             }
         }
         figures.add(Figure.of("Recovery: crossing back → first write restoring a dependent, p50 (s)", percentile(firstWrite, 50), "%.3f"));
+        figures.add(Figure.of("Recovery: crossing back → first write restoring a dependent, p99 (s)", percentile(firstWrite, 99), "%.3f"));
+        figures.add(Figure.of("Recovery: crossing back → first write restoring a dependent, max (s)", percentile(firstWrite, 100), "%.3f"));
         figures.add(Figure.of("  of which: crossing back → the shoot's next lease list (the next probe), p50 (s)",
                 percentile(nextProbe, 50), "%.3f"));
         figures.add(Figure.of("  of which: that probe → the first write, p50 (s)", percentile(probeToWrite, 50), "%.3f"));
