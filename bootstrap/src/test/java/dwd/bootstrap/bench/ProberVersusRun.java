@@ -71,7 +71,8 @@ final class ProberVersusRun {
         Path policy = Files.writeString(out.resolve("seed-audit-policy.yaml"), AuditedScaleWrites.POLICY);
         Path auditLog = out.resolve("seed-audit.log").toAbsolutePath();
         List<Long> beforeSeed = ProcFs.descendants();
-        try (var seed = LocalControlPlane.start(AuditedScaleWrites.apiServerFlags(policy.toAbsolutePath(), auditLog));
+        try (var seed = LocalControlPlane.start(AuditedScaleWrites.apiServerFlags(policy.toAbsolutePath(), auditLog),
+                SeedUser.users());
              var shoots = new ShootApiSimulator(n, settings.nodes(), Duration.ZERO)) {
             Map<String, List<Long>> seedProcesses = ScaleBenchIT.seedProcesses(beforeSeed, List.of());
             ApiClient client = seed.newApiClient(Duration.ofSeconds(60));
@@ -97,7 +98,7 @@ final class ProberVersusRun {
         int n = settings.shoots();
         Path config = Files.copy(DwdProcess.REPOSITORY.resolve("deploy/examples/prober-config.yaml"),
                 out.resolve("prober-config.yaml"));
-        Path kubeconfig = Files.writeString(out.resolve("seed-kubeconfig.yaml"), seed.kubeconfig());
+        Path kubeconfig = Files.writeString(out.resolve("seed-kubeconfig.yaml"), SeedUser.kubeconfig(seed));
         ScaleBenchIT.SeedMetrics seedMetrics = ScaleBenchIT.seedMetrics(seed, List.of());
         long launched = System.nanoTime();
         Instant launchedAt = Instant.now();
