@@ -13,7 +13,6 @@ module dwd.bootstrap {
     requires com.fasterxml.jackson.dataformat.yaml;
     requires org.apache.logging.log4j;
     requires org.apache.logging.log4j.core;
-    requires com.google.gson; // the demo creates CRDs as raw JSON documents
     requires okhttp3; // the demo patches through client-java, whose signatures expose okhttp3.Call
     requires java.net.http; // the demo reads the roles' status pages
     requires jdk.httpserver; // the AOT cache's training run serves a loopback seed
@@ -25,5 +24,4 @@ module dwd.bootstrap {
     opens dwd.bootstrap.demo to info.picocli;
     opens dwd.bootstrap.logging to org.apache.logging.log4j.core; // the ShootContext rewrite policy is a Log4j plugin
     opens dwd.bootstrap.shadow to info.picocli;
-    opens dwd.bootstrap.training to info.picocli;
 }

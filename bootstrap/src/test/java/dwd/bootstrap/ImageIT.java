@@ -51,8 +51,10 @@ class ImageIT {
         } else {
             assertThat(revision).startsWith(printed.group(2)).matches("[0-9a-f]{40}" + (printed.group(3) == null ? "" : "-dirty"));
         }
-        Path sbom = DwdProcess.REPOSITORY.resolve("bootstrap/target/image/dwd-" + printed.group(1) + ".cdx.json");
-        assertThat(Files.readString(sbom)).as("the SBOM beside the image").contains("\"bomFormat\" : \"CycloneDX\"", "\"name\" : \"client-java\"");
+        Path sbom = DwdProcess.REPOSITORY.resolve("bootstrap/target/image/dwd-" + printed.group(1) + "-"
+                + image.platform.replace('/', '-') + ".cdx.json");
+        assertThat(Files.readString(sbom).replace(" :", ":")).as("the SBOM beside the image")
+                .contains("\"bomFormat\": \"CycloneDX\"", "\"name\": \"client-java\"");
     }
 
     @Test

@@ -1,7 +1,5 @@
 package dwd.adapters.k8s;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
@@ -9,6 +7,7 @@ import com.google.gson.JsonParser;
 import dwd.application.check.ObjectReadException;
 import dwd.application.check.ObjectReadException.Reason;
 import dwd.application.port.out.ApiFailure;
+import dwd.adapters.k8s.tls.CertificateRefused;
 import dwd.application.port.out.ApiFailure.Kind;
 import io.kubernetes.client.openapi.ApiException;
 import java.io.IOException;
@@ -56,7 +55,8 @@ public final class ApiFailures {
     public static <T> T call(String action, ApiCall<T> call) {
         try {
             return call.call();
-        } catch (ApiException | IOException | IllegalArgumentException | JsonParseException | AnswerOutOfBounds e) {
+        } catch (ApiException | IOException | IllegalArgumentException | JsonParseException | AnswerOutOfBounds
+                | MalformedAnswer e) {
             throw translate(action, e);
         }
     }
@@ -66,14 +66,13 @@ public final class ApiFailures {
         return switch (error) {
             case ApiFailure alreadyTranslated -> alreadyTranslated;
             case ApiException api -> fromApiException(action, api);
-            case AnswerOutOfBounds refused -> new ApiFailure(Kind.BAD_INPUT, action + ": refused: " + refused.getMessage());
-            case StreamConstraintsException refused -> new ApiFailure(Kind.BAD_INPUT,
-                    action + ": refused: the answer goes beyond what dwd reads (" + cut(refused.getOriginalMessage()) + ")");
-            case JsonProcessingException json -> new ApiFailure(Kind.INVALID,
-                    action + ": the response is not the JSON expected: " + cut(json.getOriginalMessage()));
+            case AnswerOutOfBounds refused -> new ApiFailure(Kind.BAD_INPUT, action + ": refused: "
+                    + InDwdWords.of(refused.getMessage()));
+            case MalformedAnswer json -> new ApiFailure(Kind.INVALID,
+                    action + ": the response is not the JSON expected: " + cut(InDwdWords.of(json.getMessage())));
             case IOException io -> fromTransport(action, io);
             case JsonParseException json -> new ApiFailure(Kind.INVALID,
-                    action + ": the response is not the JSON expected: " + cut(json.getMessage()));
+                    action + ": the response is not the JSON expected: " + cut(InDwdWords.jsonProblem(json)));
             case IllegalArgumentException model -> new ApiFailure(Kind.INVALID,
                     action + ": the response does not fit client-java's model (is the server newer than"
                             + " Kubernetes 1.36?): " + withoutJson(model.getMessage()));
@@ -100,6 +99,9 @@ public final class ApiFailures {
             case THROTTLED -> new ObjectReadException(Reason.UNAVAILABLE,
                     cannot + "; the API server is busy: try again in a moment", failure);
             case CONFLICT, INVALID, BAD_INPUT -> new ObjectReadException(Reason.UNAVAILABLE, cannot, failure);
+            case CERTIFICATE_NOT_TRUSTED, CERTIFICATE_EXPIRED, CERTIFICATE_HOST_MISMATCH -> new ObjectReadException(
+                    Reason.UNAVAILABLE, cannot + "; check the kubeconfig's server and certificate-authority-data against"
+                    + " the API server's certificate", failure);
         };
     }
 
@@ -145,7 +147,7 @@ public final class ApiFailures {
         if (cause instanceof IOException io) {
             return fromTransport(action, io);
         }
-        String what = cause == null ? "no response" : cause.getClass().getSimpleName();
+        String what = cause == null ? "no response" : cut(InDwdWords.detail(cause));
         return new ApiFailure(Kind.UNAVAILABLE, action + ": the call failed (" + what + ")");
     }
 
@@ -153,23 +155,33 @@ public final class ApiFailures {
         if (e instanceof NotSent refused) {
             return new ApiFailure(Kind.FORBIDDEN, action + ": " + refused.getMessage(), e);
         }
+        Optional<CertificateRefused> certificate = causes(e).filter(CertificateRefused.class::isInstance)
+                .map(CertificateRefused.class::cast).findFirst();
+        if (certificate.isPresent()) {
+            return new ApiFailure(certificate.get().kind(), action + ": " + certificate.get().getMessage(), e);
+        }
         // SocketTimeoutException is a read/connect timeout; a bare InterruptedIOException("timeout")
         // is OkHttp's call timeout.
         if (e instanceof SocketTimeoutException || e instanceof InterruptedIOException) {
-            return new ApiFailure(Kind.TIMEOUT, action + ": timed out (" + transportDetail(e) + ")", e);
+            return new ApiFailure(Kind.TIMEOUT, action + ": timed out (" + cut(InDwdWords.detail(e)) + ")", e);
+        }
+        Optional<String> refusedClientCertificate = InDwdWords.refusedClientCertificate(e);
+        if (refusedClientCertificate.isPresent()) {
+            return new ApiFailure(Kind.UNAUTHORIZED, action + ": the server refused dwd's client certificate (TLS alert "
+                    + refusedClientCertificate.get() + "): check the kubeconfig's client-certificate-data", e);
         }
         String problem = switch (e) {
             case ConnectException ignored -> "cannot connect";
             case UnknownHostException ignored -> "unknown host";
-            case SSLException ignored -> "TLS failed";
+            case SSLException ignored -> "the TLS handshake failed";
             default -> "connection failed";
         };
-        return new ApiFailure(Kind.UNAVAILABLE, action + ": " + problem + " (" + transportDetail(e) + ")", e);
+        return new ApiFailure(Kind.UNAVAILABLE, action + ": " + problem + " (" + cut(InDwdWords.detail(e)) + ")", e);
     }
 
-    private static String transportDetail(IOException e) {
-        return e.getMessage() == null ? e.getClass().getSimpleName()
-                : e.getClass().getSimpleName() + ": " + cut(e.getMessage());
+    private static java.util.stream.Stream<Throwable> causes(Throwable e) {
+        return java.util.stream.Stream.iterate(e, java.util.Objects::nonNull,
+                cause -> cause.getCause() == cause ? null : cause.getCause()).limit(20);
     }
 
     /** {@code " NotFound: deployments.apps \"x\" not found"} from a Status body, or {@code ""}. */

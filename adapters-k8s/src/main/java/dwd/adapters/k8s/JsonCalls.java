@@ -1,6 +1,5 @@
 package dwd.adapters.k8s;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
@@ -63,23 +62,20 @@ public final class JsonCalls {
 
     /** As {@link #execute(Call, Duration)}, for an answer of at most {@code maxBytes}. */
     public static JsonObject execute(Call call, Duration timeout, long maxBytes) throws ApiException {
-        try {
-            return execute(call, timeout, body -> asObject(readAtMost(body, maxBytes)));
-        } catch (JsonProcessingException notJackson) {
-            throw new IllegalStateException("Gson's reader threw a Jackson exception", notJackson);
-        }
+        return execute(call, timeout, body -> asObject(readAtMost(body, maxBytes)));
     }
 
     /**
      * Executes {@code call} within {@code timeout} and hands a successful answer's body to {@code reader}
      * as it streams in; of an error answer, at most {@link #MAX_ERROR_BYTES} are read.
      *
+     * <p>{@code reader} reports an answer it refuses with an unchecked exception of its own choosing
+     * ({@link AnswerOutOfBounds}, {@link MalformedAnswer}); an {@link IOException} it throws is the
+     * transport's.
+     *
      * @throws ApiException for an error status or a transport failure, as client-java reports them
-     * @throws JsonProcessingException when {@code reader}'s JSON parser refused the body: malformed, or
-     *                      beyond its {@code StreamReadConstraints}
      */
-    public static <T> T execute(Call call, Duration timeout, BodyReader<T> reader)
-            throws ApiException, JsonProcessingException {
+    public static <T> T execute(Call call, Duration timeout, BodyReader<T> reader) throws ApiException {
         call.timeout().timeout(positiveMillis(timeout), TimeUnit.MILLISECONDS);
         try (Response response = call.execute()) {
             ResponseBody body = response.body();
@@ -105,8 +101,6 @@ public final class JsonCalls {
                 call.cancel();
                 throw refused;
             }
-        } catch (JsonProcessingException json) {
-            throw json;
         } catch (IOException transport) {
             throw new ApiException(transport);
         }

@@ -122,7 +122,7 @@ class ApiFailuresTest {
         ApiFailure call = ApiFailures.translate(ACTION, new ApiException(new InterruptedIOException("timeout")));
         assertThat(read.kind()).isEqualTo(Kind.TIMEOUT);
         assertThat(call.kind()).isEqualTo(Kind.TIMEOUT);
-        assertThat(call.getMessage()).isEqualTo(ACTION + ": timed out (InterruptedIOException: timeout)");
+        assertThat(call.getMessage()).isEqualTo(ACTION + ": timed out (timeout)");
         assertThat(call.getCause()).isInstanceOf(InterruptedIOException.class);
     }
 
@@ -131,7 +131,7 @@ class ApiFailuresTest {
         assertThat(ApiFailures.translate(ACTION, new ApiException(new ConnectException("Connection refused"))))
                 .satisfies(failure -> {
                     assertThat(failure.kind()).isEqualTo(Kind.UNAVAILABLE);
-                    assertThat(failure.getMessage()).isEqualTo(ACTION + ": cannot connect (ConnectException: Connection refused)");
+                    assertThat(failure.getMessage()).isEqualTo(ACTION + ": cannot connect (Connection refused)");
                 });
         assertThat(ApiFailures.translate(ACTION, new SSLHandshakeException("bad certificate")).kind())
                 .isEqualTo(Kind.UNAVAILABLE);
@@ -152,6 +152,48 @@ class ApiFailuresTest {
                             .doesNotContain("c3VwZXItc2VjcmV0");
                     assertThat(failure.getCause()).isNull();
                 });
+    }
+
+    @Test
+    void aTransportFailureWithoutAMessageIsNamedByWhatHappenedNotByItsClass() {
+        assertThat(ApiFailures.translate(ACTION, new java.io.EOFException()).getMessage())
+                .isEqualTo(ACTION + ": connection failed (the connection ended early)");
+        assertThat(ApiFailures.translate(ACTION, new ApiException((Throwable) null)).getMessage())
+                .isEqualTo(ACTION + ": the call failed (no response)");
+    }
+
+    @Test
+    void aServerThatRefusesDwdsClientCertificateIsUnauthorized() {
+        ApiFailure failure = ApiFailures.translate(ACTION, new SSLHandshakeException("Received fatal alert: bad_certificate"));
+        assertThat(failure.kind()).isEqualTo(Kind.UNAUTHORIZED);
+        assertThat(failure.getMessage()).isEqualTo(ACTION + ": the server refused dwd's client certificate (TLS alert"
+                + " bad_certificate): check the kubeconfig's client-certificate-data");
+    }
+
+    @Test
+    void otherHandshakeFailuresAreUnavailableInDwdsWords() {
+        ApiFailure failure = ApiFailures.translate(ACTION, new SSLHandshakeException(
+                "PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find"
+                        + " valid certification path to requested target"));
+        assertThat(failure.kind()).isEqualTo(Kind.UNAVAILABLE);
+        assertThat(failure.getMessage()).isEqualTo(ACTION + ": the TLS handshake failed (PKIX path building failed:"
+                + " unable to find valid certification path to requested target)");
+    }
+
+    @Test
+    void anHtmlAnswerIsMalformedJsonSaidWithoutTheParsersClassOrAdvice() {
+        assertThatThrownBy(() -> ApiFailures.call(ACTION, () -> com.google.gson.JsonParser.parseString(
+                "<html><body>Service Unavailable</body></html>").getAsJsonObject()))
+                .isInstanceOfSatisfying(ApiFailure.class, failure -> {
+                    assertThat(failure.kind()).isEqualTo(Kind.INVALID);
+                    assertThat(failure.getMessage()).startsWith(ACTION + ": the response is not the JSON expected: ")
+                            .doesNotContainPattern("[a-z]+\\.[a-z]+\\.[A-Za-z]").doesNotContain("JsonReader", "gson", "See http");
+                });
+        ApiFailure gson = ApiFailures.translate(ACTION, new JsonSyntaxException(new com.google.gson.stream.MalformedJsonException(
+                "Use JsonReader.setStrictness(Strictness.LENIENT) to accept malformed JSON at line 1 column 1 path $\n"
+                        + "See https://github.com/google/gson/blob/main/Troubleshooting.md#malformed-json")));
+        assertThat(gson.getMessage()).isEqualTo(ACTION + ": the response is not the JSON expected: malformed JSON at line 1,"
+                + " column 1");
     }
 
     @Test
@@ -188,7 +230,7 @@ class ApiFailuresTest {
                 .hasMessageEndingWith("check the kubeconfig's user");
         assertThat(ApiFailures.readFailure("get x", new ApiException(new ConnectException("Connection refused"))))
                 .satisfies(e -> assertThat(e.reason()).isEqualTo(Reason.UNAVAILABLE))
-                .hasMessage("cannot get x: cannot connect (ConnectException: Connection refused);"
+                .hasMessage("cannot get x: cannot connect (Connection refused);"
                         + " check the kubeconfig's server address and that the API server is up");
     }
 

@@ -1,6 +1,11 @@
 package dwd.adapters.metrics;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import dwd.domain.config.GoDuration;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -8,82 +13,58 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A minimal JSON writer for the status pages: maps (in their iteration order), collections,
- * strings, numbers, booleans, instants (RFC 3339), durations (as Go writes them, e.g. {@code 1m30s}),
- * enums and null. An empty {@link Optional} is written as null.
+ * The status pages' JSON, written by Jackson's streaming generator: maps (in their iteration order),
+ * collections, strings, numbers, booleans, instants (RFC 3339), durations (as Go writes them, e.g.
+ * {@code 1m30s}), enums and null. An empty {@link Optional} and a number that is not finite are
+ * written as null; anything else as its {@code toString()}.
  */
 final class Json {
+
+    private static final JsonFactory FACTORY = JsonFactory.builder().build();
 
     private Json() {
     }
 
     static String write(Object value) {
-        var out = new StringBuilder();
-        write(value, out);
+        var out = new StringWriter();
+        try (JsonGenerator generator = FACTORY.createGenerator(out)) {
+            write(value, generator);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing JSON into memory", e); // a StringWriter does not fail
+        }
         return out.toString();
     }
 
-    private static void write(Object value, StringBuilder out) {
+    private static void write(Object value, JsonGenerator out) throws IOException {
         switch (value) {
-            case null -> out.append("null");
+            case null -> out.writeNull();
             case Optional<?> optional -> write(optional.orElse(null), out);
-            case String text -> string(text, out);
-            case Boolean bool -> out.append(bool);
-            case Double number when number.isNaN() || number.isInfinite() -> out.append("null");
-            case Float number when number.isNaN() || number.isInfinite() -> out.append("null");
-            case Number number -> out.append(number);
-            case Instant instant -> string(instant.toString(), out);
-            case Duration duration -> string(GoDuration.format(duration), out);
-            case Enum<?> constant -> string(constant.name(), out);
+            case String text -> out.writeString(text);
+            case Boolean bool -> out.writeBoolean(bool);
+            case Double number when number.isNaN() || number.isInfinite() -> out.writeNull();
+            case Float number when number.isNaN() || number.isInfinite() -> out.writeNull();
+            case Double number -> out.writeNumber(number);
+            case Float number -> out.writeNumber(number);
+            case Number number -> out.writeNumber(number.toString());
+            case Instant instant -> out.writeString(instant.toString());
+            case Duration duration -> out.writeString(GoDuration.format(duration));
+            case Enum<?> constant -> out.writeString(constant.name());
             case Map<?, ?> map -> {
-                out.append('{');
-                boolean first = true;
+                out.writeStartObject();
                 for (var entry : map.entrySet()) {
-                    if (!first) {
-                        out.append(',');
-                    }
-                    first = false;
-                    string(String.valueOf(entry.getKey()), out);
-                    out.append(':');
+                    out.writeFieldName(String.valueOf(entry.getKey()));
                     write(entry.getValue(), out);
                 }
-                out.append('}');
+                out.writeEndObject();
             }
             case Collection<?> list -> {
-                out.append('[');
-                boolean first = true;
+                out.writeStartArray();
                 for (Object element : list) {
-                    if (!first) {
-                        out.append(',');
-                    }
-                    first = false;
                     write(element, out);
                 }
-                out.append(']');
+                out.writeEndArray();
             }
-            default -> string(value.toString(), out);
+            default -> out.writeString(value.toString());
         }
-    }
-
-    private static void string(String text, StringBuilder out) {
-        out.append('"');
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        out.append('"');
     }
 }

@@ -1,5 +1,6 @@
 package dwd.application.check;
 
+import dwd.domain.status.CheckCode;
 import dwd.domain.status.Finding;
 import dwd.domain.status.KstatusResult;
 import dwd.domain.status.ObjectIdentity;
@@ -31,6 +32,15 @@ public record CheckResult(ObjectIdentity object, List<Finding> findings, Optiona
     /** Any failure fails the check; warnings never do. */
     public boolean hasFailures() {
         return !failures().isEmpty();
+    }
+
+    /**
+     * Whether some part of the object could not be read as the checks ({@link CheckCode#FAIL0000}) or
+     * kstatus need it; the result then says which field and why.
+     */
+    public boolean isUnreadable() {
+        return findings.stream().anyMatch(finding -> finding.code() == CheckCode.FAIL0000)
+                || kstatus.flatMap(KstatusResult::unreadable).isPresent();
     }
 
     /** One line per finding, warnings first: {@code CODE severity kind/namespace/name: message}. */

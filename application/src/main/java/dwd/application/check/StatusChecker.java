@@ -1,11 +1,14 @@
 package dwd.application.check;
 
 import dwd.application.port.out.Clock;
+import dwd.domain.status.CheckCode;
 import dwd.domain.status.CheckConditions;
+import dwd.domain.status.FieldProblem;
 import dwd.domain.status.Finding;
 import dwd.domain.status.Kstatus;
 import dwd.domain.status.KstatusResult;
 import dwd.domain.status.ObjectDocument;
+import dwd.domain.status.ObjectIdentity;
 import dwd.domain.status.ObjectStatus;
 import dwd.domain.status.StatusChecks;
 import java.util.List;
@@ -62,20 +65,29 @@ public final class StatusChecker {
     }
 
     /**
-     * Checks an object document (as parsed from YAML or JSON, or as read from the API).
-     *
-     * @throws dwd.domain.status.MalformedObjectException when a field the checks read has the wrong
-     *     type; its {@code fieldPath()} names the field
+     * Checks an object document (as parsed from YAML or JSON, or as read from the API). A part the
+     * checks or kstatus cannot read does not stop the check: it is a {@link CheckCode#FAIL0000} naming
+     * the field, or kstatus {@code Unknown} naming it, and everything that can be judged still is.
      */
     public CheckResult check(Map<String, ?> document) {
         ObjectDocument object = ObjectDocument.of(document);
         List<Finding> findings = conditions
-                .map(configured -> StatusChecks.checkAll(ObjectStatus.from(object), configured))
+                .map(configured -> StatusChecks.checkAll(ObjectStatus.read(object), configured))
                 .orElse(List.of());
         Optional<KstatusResult> kstatus = kstatusClock.map(clock -> Kstatus.compute(document, clock.now()));
         var result = new CheckResult(object.identity(), findings, kstatus);
         LOG.log(System.Logger.Level.DEBUG, () -> "checked " + result.object() + ": " + findings.size() + " finding(s)");
         return result;
+    }
+
+    /**
+     * The result for an object that cannot be read at all (a document that is not a mapping, an object
+     * without kind or name): a {@link CheckCode#FAIL0000} if checks were asked for, kstatus
+     * {@code Unknown} if kstatus was, each saying what is wrong.
+     */
+    public CheckResult unreadable(ObjectIdentity object, FieldProblem problem) {
+        List<Finding> findings = conditions.isPresent() ? List.of(StatusChecks.unreadable(problem)) : List.of();
+        return new CheckResult(object, findings, kstatusClock.map(clock -> KstatusResult.unreadable(problem)));
     }
 
     /**

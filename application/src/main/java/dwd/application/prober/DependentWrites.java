@@ -1,52 +1,33 @@
 package dwd.application.prober;
 
 import dwd.application.port.out.ApiFailure;
-import dwd.application.port.out.Clock;
 import dwd.application.port.out.Deadline;
 import dwd.application.port.out.ScalableResource;
 import dwd.application.port.out.ScalableResources;
 import dwd.domain.config.ResourceRef;
 import dwd.domain.scaling.StepDecision.Scale;
-import dwd.domain.time.SaturatingTime;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a shoot's scale steps write to its dependents. Every write is made at the version its decision
- * was taken on, clean-ups included, so a request the network delivers late lands only on the dependent
- * it was decided on and can never erase a replica count recorded since. Every write ends when the
- * shoot's next probe run is due (a newer verdict never finds an older one's write still on its way),
- * on the monotonic clock; one that got no answer is in doubt ({@link WritesInDoubt}) until the
- * dependent is seen past its version.
+ * What a shoot's scale steps write to its dependents (the original's {@code updateResourceAndScale} and
+ * {@code removeMeltdownAnnotations}). Every write is made at the version its decision was taken on,
+ * clean-ups included, so a request the network delivers late lands only on the dependent it was decided
+ * on and can never erase a replica count recorded since. Each write is given the time its step's
+ * {@link StepBudget} allows (a newer verdict never finds an older one's write still on its way); one that
+ * got no answer is in doubt ({@link WritesInDoubt}) until the dependent is seen past its version.
  */
 final class DependentWrites {
 
-    /** The shortest deadline a write gets, even when the shoot's next probe run is due or overdue. */
-    static final Duration MIN_WRITE_DEADLINE = Duration.ofSeconds(1);
-
     private final String namespace;
     private final ScalableResources resources;
-    private final Clock clock;
     private final WritesInDoubt doubts;
-    /** When the shoot's next probe run is due, as its probe last announced: a newer verdict comes no sooner. */
-    private volatile Deadline nextProbe;
 
-    DependentWrites(String namespace, ScalableResources resources, Clock clock) {
+    DependentWrites(String namespace, ScalableResources resources, WritesInDoubt doubts) {
         this.namespace = namespace;
         this.resources = resources;
-        this.clock = clock;
-        this.doubts = new WritesInDoubt(clock);
-        this.nextProbe = Deadline.in(clock, SaturatingTime.MAX);
-    }
-
-    /** The shoot's next probe run is due at {@code next}: every write from now on ends by then. */
-    void nextProbeDue(Deadline next) {
-        nextProbe = next;
-    }
-
-    WritesInDoubt doubts() {
-        return doubts;
+        this.doubts = doubts;
     }
 
     /**
@@ -55,29 +36,29 @@ final class DependentWrites {
      * the kind allows; otherwise a scale-down's record, then its scale at the version the record answered,
      * or a scale-up's scale, then the record's removal at the version the scale answered.
      *
-     * @param timeout  the step's, which no write exceeds
+     * @param budget   the step's, which gives each write its time
      * @param onScaled told once the count is written, after the record's removal when that is a write of
      *     its own, even when the removal failed
      * @throws ApiFailure CONFLICT when the dependent changed since it was seen: that write changed nothing
      */
-    void scale(ResourceRef ref, ScalableResource seen, Scale scale, Duration timeout, Runnable onScaled) {
-        Deadline end = deadline(timeout);
+    void scale(ResourceRef ref, ScalableResource seen, Scale scale, StepBudget budget, Runnable onScaled) {
+        Deadline end = budget.writesEnd();
         if (resources.scalesInOneWrite(ref)) {
-            writeAt(ref, seen.version(), end, (at, within) -> {
+            writeAt(ref, seen.version(), end, budget, (at, within) -> {
                 resources.scaleAndAnnotateAt(namespace, ref, at, scale.to(), scale.annotations(), within);
                 return at;
             });
             onScaled.run();
         } else if (scale.annotationsFirst()) {
-            String recorded = writeAt(ref, seen.version(), end,
+            String recorded = writeAt(ref, seen.version(), end, budget,
                     (at, within) -> resources.patchAnnotationsAt(namespace, ref, at, scale.annotations(), within));
-            writeAt(ref, recorded, end, (at, within) -> resources.scaleAt(namespace, ref, at, scale.to(), within));
+            writeAt(ref, recorded, end, budget, (at, within) -> resources.scaleAt(namespace, ref, at, scale.to(), within));
             onScaled.run();
         } else {
-            String scaled = writeAt(ref, seen.version(), end,
+            String scaled = writeAt(ref, seen.version(), end, budget,
                     (at, within) -> resources.scaleAt(namespace, ref, at, scale.to(), within));
             try {
-                writeAt(ref, scaled, end,
+                writeAt(ref, scaled, end, budget,
                         (at, within) -> resources.patchAnnotationsAt(namespace, ref, at, scale.annotations(), within));
             } finally {
                 onScaled.run(); // the count is written, whatever became of its record's removal
@@ -92,9 +73,9 @@ final class DependentWrites {
      * @throws ApiFailure CONFLICT when the dependent changed since it was seen: nothing was changed
      */
     void cleanUp(ResourceRef ref, Optional<ScalableResource> seen, Map<String, Optional<String>> changes,
-            Duration timeout) {
+            StepBudget budget) {
         if (!changes.isEmpty()) {
-            writeAt(ref, seen.orElseThrow().version(), deadline(timeout),
+            writeAt(ref, seen.orElseThrow().version(), budget.writesEnd(), budget,
                     (at, within) -> resources.patchAnnotationsAt(namespace, ref, at, changes, within));
         }
     }
@@ -107,8 +88,8 @@ final class DependentWrites {
     }
 
     /** Sends {@code write} at {@code version} by {@code end}, and notes whether its outcome is in doubt. */
-    private String writeAt(ResourceRef ref, String version, Deadline end, Write write) {
-        Duration within = longer(end.remaining(clock), MIN_WRITE_DEADLINE);
+    private String writeAt(ResourceRef ref, String version, Deadline end, StepBudget budget, Write write) {
+        Duration within = budget.forWrite(end);
         try {
             String after = write.sendAt(version, within);
             doubts.landed(ref);
@@ -117,19 +98,5 @@ final class DependentWrites {
             doubts.failed(ref, version, failure, within);
             throw failure;
         }
-    }
-
-    /**
-     * The step's timeout, cut to end when the shoot's next probe run is due (each write gets at least
-     * {@link #MIN_WRITE_DEADLINE}): an answer later than that would be taken for the state a newer verdict
-     * decides on, and the write is given up instead (and is in doubt).
-     */
-    private Deadline deadline(Duration timeout) {
-        Deadline stepTimeout = Deadline.in(clock, timeout);
-        return nextProbe.remaining(clock).compareTo(timeout) < 0 ? nextProbe : stepTimeout;
-    }
-
-    private static Duration longer(Duration a, Duration b) {
-        return a.compareTo(b) >= 0 ? a : b;
     }
 }

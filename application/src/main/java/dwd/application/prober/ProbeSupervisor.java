@@ -2,6 +2,7 @@ package dwd.application.prober;
 
 import dwd.application.port.in.ClusterEvents;
 import dwd.application.port.out.Deadline;
+import dwd.application.port.out.Leadership;
 import dwd.application.port.out.Machines;
 import dwd.application.port.out.ProberObserver;
 import dwd.application.port.out.ScalableResources;
@@ -37,6 +38,7 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
     private final ScalableResources resources;
     private final ProberObserver observer;
     private final RandomGenerator random;
+    private final Leadership leadership;
     private final WallClockSteps wallClockSteps;
     private final ConcurrentHashMap<String, ShootProbe> probes = new ConcurrentHashMap<>();
     /** The earliest the next probe's first run may come, on the monotonic clock; guarded by this. */
@@ -44,8 +46,19 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
     /** The last reason a shoot could not be decided, so that a broken Cluster is logged once, not on every event. */
     private final ConcurrentHashMap<String, String> lastProblem = new ConcurrentHashMap<>();
 
+    /** A supervisor that always leads (a single replica without leader election). */
     public ProbeSupervisor(ProberConfig config, ProberTuning tuning, Scheduler scheduler, ShootClients shootClients,
             Machines machines, ScalableResources resources, ProberObserver observer, RandomGenerator random) {
+        this(config, tuning, scheduler, shootClients, machines, resources, observer, random, Leadership.always());
+    }
+
+    /**
+     * @param resources  whose writes are fenced by {@code leadership} ({@code LeaderOnly})
+     * @param leadership the time leadership is left bounds every scale write's deadline ({@link StepBudget})
+     */
+    public ProbeSupervisor(ProberConfig config, ProberTuning tuning, Scheduler scheduler, ShootClients shootClients,
+            Machines machines, ScalableResources resources, ProberObserver observer, RandomGenerator random,
+            Leadership leadership) {
         this.config = config;
         this.tuning = tuning;
         this.scheduler = scheduler;
@@ -54,6 +67,7 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
         this.resources = resources;
         this.observer = observer;
         this.random = random;
+        this.leadership = leadership;
         this.wallClockSteps = new WallClockSteps(scheduler, config.probeInterval(), observer);
     }
 
@@ -135,7 +149,7 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
     }
 
     private ShootProbe newProbe(String namespace, ShootSettings settings) {
-        var scaler = new ResourceScaler(namespace, resources, scheduler, tuning, observer);
+        var scaler = new ResourceScaler(namespace, resources, scheduler, tuning, observer, leadership);
         return new ShootProbe(namespace, config, tuning, settings, scheduler, shootClients, machines, scaler,
                 observer, random, wallClockSteps);
     }
@@ -153,7 +167,10 @@ public final class ProbeSupervisor implements ClusterEvents, AutoCloseable {
             case ClusterShoot.Undecodable undecodable -> "spec.shoot cannot be decoded: " + undecodable.reason();
         };
         if (problem == null) {
-            lastProblem.remove(namespace);
+            String mended = lastProblem.remove(namespace);
+            if (mended != null) {
+                LOG.log(System.Logger.Level.INFO, namespace + ": the Cluster is usable again (was: " + mended + ")");
+            }
         } else if (!problem.equals(lastProblem.put(namespace, problem))) {
             String consequence = shoot instanceof ClusterShoot.Missing
                     ? "the shoot is not probed" : "a running probe is left as it is, none is started";

@@ -2,7 +2,7 @@ package dwd.application.prober;
 
 import dwd.application.port.out.ProberObserver;
 import dwd.application.port.out.ProberObserver.FlowOutcome;
-import dwd.application.prober.ResourceScaler.StepOutcome;
+import dwd.application.prober.StepRunner.StepResult;
 import dwd.domain.lease.LeaseVerdict;
 import dwd.domain.scaling.ScaleDirection;
 import dwd.domain.scaling.ScaleLevel;
@@ -101,17 +101,17 @@ final class ScaleFlow {
             finish(FlowOutcome.COMPLETED);
             return;
         }
-        List<CompletableFuture<StepOutcome>> steps = levels.get(index).steps().stream()
+        List<CompletableFuture<StepResult>> steps = levels.get(index).steps().stream()
                 .map(step -> scaler.scale(step, plan.direction(), cancellation, cause).exceptionally(this::failedStep))
                 .toList();
         CompletableFuture.allOf(steps.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) -> {
             // Runs on whichever thread completed the last step: nothing thrown here may leave the flow
             // unfinished, or every later flow of the shoot would wait for it forever.
             try {
-                List<StepOutcome> outcomes = steps.stream().map(CompletableFuture::join).toList();
-                if (outcomes.contains(StepOutcome.FAILED)) {
+                List<StepResult> outcomes = steps.stream().map(CompletableFuture::join).toList();
+                if (outcomes.contains(StepResult.FAILED)) {
                     finish(FlowOutcome.FAILED);
-                } else if (cancellation.isCancelled() || outcomes.contains(StepOutcome.CANCELLED)) {
+                } else if (cancellation.isCancelled() || outcomes.contains(StepResult.CANCELLED)) {
                     finish(FlowOutcome.CANCELLED);
                 } else {
                     runLevel(index + 1);
@@ -123,9 +123,9 @@ final class ScaleFlow {
         });
     }
 
-    private StepOutcome failedStep(Throwable unexpected) {
+    private StepResult failedStep(Throwable unexpected) {
         LOG.log(System.Logger.Level.ERROR, namespace + ": " + plan.direction() + " flow failed unexpectedly", unexpected);
-        return StepOutcome.FAILED;
+        return StepResult.FAILED;
     }
 
     private void finish(FlowOutcome outcome) {

@@ -53,8 +53,9 @@ final class StepLooks {
      *
      * @param firstLook whether this is the step's first look (the first decision of its first attempt)
      * @param delayed   whether the step has waited its initial delay
+     * @param budget    the step's, which gives a read its time
      */
-    Look look(ScaleStep step, ScaleDirection direction, boolean firstLook, boolean delayed) {
+    Look look(ScaleStep step, ScaleDirection direction, boolean firstLook, boolean delayed, StepBudget budget) {
         if (firstLook && doubts.of(step.ref()).isEmpty()) {
             Optional<ScalableResource> cached = resources.cached(namespace, step.ref());
             Optional<StepDecision> onCache = cached.map(copy -> StepDecision.decide(direction, step, Optional.of(copy)));
@@ -62,7 +63,7 @@ final class StepLooks {
                 return new Look(cached, onCache.get(), Source.CACHE);
             }
         }
-        Optional<ScalableResource> seen = resources.read(namespace, step.ref(), step.timeout());
+        Optional<ScalableResource> seen = resources.read(namespace, step.ref(), budget.forRead());
         doubts.seen(step.ref(), seen);
         return new Look(seen, StepDecision.decide(direction, step, seen), Source.SERVER);
     }

@@ -49,7 +49,8 @@ final class ServerAnswers {
     static boolean isAnswerAboutTheWrite(ApiFailure failure) {
         return switch (failure.kind()) {
             case FORBIDDEN, UNAUTHORIZED, CONFLICT, NOT_FOUND, INVALID -> true;
-            case THROTTLED, UNAVAILABLE, TIMEOUT, BAD_INPUT -> false;
+            case THROTTLED, UNAVAILABLE, TIMEOUT, BAD_INPUT, CERTIFICATE_NOT_TRUSTED, CERTIFICATE_EXPIRED,
+                 CERTIFICATE_HOST_MISMATCH -> false;
         };
     }
 }

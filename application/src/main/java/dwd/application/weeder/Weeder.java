@@ -43,6 +43,8 @@ final class Weeder {
 
     /** UIDs deleted, or being deleted, by this weeder; forgotten when it stops. */
     private final Set<String> handledUids = ConcurrentHashMap.newKeySet();
+    /** A pod's problem warned about in this window (no UID, a refused deletion): each once, then at debug level. */
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final List<PodWatch> watches = new ArrayList<>();
     private Cancellable expiry = () -> { };
@@ -97,6 +99,7 @@ final class Weeder {
             }
         }
         handledUids.clear();
+        warned.clear();
         observer.weederStopped(namespace, service, reason);
     }
 
@@ -111,7 +114,8 @@ final class Weeder {
         }
         if (pod.uid().isEmpty()) {
             // Without a UID the deletion cannot be made safe against a replacement of the same name.
-            LOG.log(System.Logger.Level.WARNING, () -> namespace + ": pod " + pod.name() + " has no UID; not deleted");
+            LOG.log(warned.add(pod.name() + ": no UID") ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
+                    () -> namespace + ": pod " + pod.name() + " has no UID; not deleted");
             return;
         }
         if (!handledUids.add(pod.uid())) {
@@ -125,7 +129,8 @@ final class Weeder {
             outcome = pods.delete(namespace, pod.name(), pod.uid());
         } catch (ApiFailure failure) {
             handledUids.remove(pod.uid());
-            LOG.log(System.Logger.Level.WARNING, () -> namespace + ": deleting pod " + pod.name() + " failed ("
+            LOG.log(warned.add(pod.name() + ": " + failure.getMessage()) ? System.Logger.Level.WARNING
+                    : System.Logger.Level.DEBUG, () -> namespace + ": deleting pod " + pod.name() + " failed ("
                     + failure.kind() + "): " + failure.getMessage());
             afterStart();
             observer.podDeletionFailed(namespace, service, pod, failure);

@@ -8,7 +8,9 @@ import dwd.domain.status.CheckCode;
 import dwd.domain.status.CheckConditions;
 import dwd.domain.status.Finding;
 import dwd.domain.status.KstatusStatus;
-import dwd.domain.status.MalformedObjectException;
+import dwd.domain.status.FieldProblem;
+import dwd.domain.status.KstatusResult;
+import dwd.domain.status.ObjectIdentity;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,10 +111,25 @@ class StatusCheckerTest {
     }
 
     @Test
-    void aMalformedDocumentNamesTheField() {
-        assertThatThrownBy(() -> StatusChecker.of(CONDITIONS).check(Map.of("metadata", Map.of("generation", "one"))))
-                .isInstanceOf(MalformedObjectException.class)
-                .hasMessage("metadata.generation: expected an integer, found \"one\" (a string)");
+    void aFieldThatCannotBeReadIsAFindingAndTheOtherChecksStillRun() {
+        var rollout = Map.of("apiVersion", "argoproj.io/v1alpha1", "kind", "Rollout",
+                "metadata", Map.of("namespace", "shop", "name", "web", "generation", 12),
+                "status", Map.of("observedGeneration", "12", "conditions", List.of(condition("Ready", "True", 11))));
+        var result = StatusChecker.of(CONDITIONS).withKstatus(CLOCK).check(rollout);
+        assertThat(result.findings()).extracting(Finding::code).containsExactly(CheckCode.FAIL0000, CheckCode.FAIL0008);
+        assertThat(result.findings().getFirst().field()).isEqualTo("status.observedGeneration");
+        assertThat(result.kstatus()).map(KstatusResult::status).contains(KstatusStatus.UNKNOWN);
+        assertThat(result.isUnreadable()).isTrue();
+    }
+
+    @Test
+    void anObjectThatCannotBeReadAtAllGetsAResultOfItsOwn() {
+        var problem = new FieldProblem("", "expected an object, found the string \"text\"");
+        var result = StatusChecker.of(CONDITIONS).withKstatus(CLOCK).unreadable(new ObjectIdentity("", "", "", ""), problem);
+        assertThat(result.failures()).singleElement().extracting(Finding::code).isEqualTo(CheckCode.FAIL0000);
+        assertThat(result.kstatus()).map(KstatusResult::unreadable).contains(java.util.Optional.of(problem));
+        assertThat(StatusChecker.kstatusOnly(CLOCK).unreadable(new ObjectIdentity("", "", "", ""), problem).findings()).isEmpty();
+        assertThat(StatusChecker.of(CONDITIONS).check(object(1, 1, List.of(condition("Ready", "True", 1)))).isUnreadable()).isFalse();
     }
 
     @Test

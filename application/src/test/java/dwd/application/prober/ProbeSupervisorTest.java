@@ -11,10 +11,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -134,13 +139,41 @@ class ProbeSupervisorTest {
 
     @Test
     void aBrokenClusterIsReportedOnceAndOtherShootsKeepBeingProbed() {
-        fixture.addShoot("shoot--dev--a", 3, 1);
-        fixture.addShoot("shoot--dev--c", 3, 3);
-        for (int i = 0; i < 5; i++) {
-            fixture.supervisor.clusterChanged("shoot--dev--b", new ClusterShoot.Undecodable("spec.shoot.apiVersion: number"));
-            fixture.supervisor.clusterChanged("shoot--dev--d", new ClusterShoot.Missing());
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        // The application logs through System.Logger, which the tests' JVM backs with java.util.logging.
+        Logger log = Logger.getLogger(ProbeSupervisor.class.getName());
+        Handler recorder = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    warnings.add(record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(recorder);
+        try {
+            fixture.addShoot("shoot--dev--a", 3, 1);
+            fixture.addShoot("shoot--dev--c", 3, 3);
+            for (int i = 0; i < 5; i++) {
+                fixture.supervisor.clusterChanged("shoot--dev--b", new ClusterShoot.Undecodable("spec.shoot.apiVersion: number"));
+                fixture.supervisor.clusterChanged("shoot--dev--d", new ClusterShoot.Missing());
+            }
+            fixture.scheduler.advanceBy(Duration.ofMinutes(2));
+        } finally {
+            log.removeHandler(recorder);
         }
-        fixture.scheduler.advanceBy(Duration.ofMinutes(2));
+        assertThat(warnings).as("each broken Cluster reported once, of five events each").containsExactly(
+                "shoot--dev--b: spec.shoot cannot be decoded: spec.shoot.apiVersion: number (a running probe is left as it"
+                        + " is, none is started; fix the Cluster object to probe it)",
+                "shoot--dev--d: Cluster has no spec.shoot (the shoot is not probed; fix the Cluster object to probe it)");
         assertThat(fixture.supervisor.probedNamespaces()).containsExactly("shoot--dev--a", "shoot--dev--c");
         assertThat(fixture.observer.lines("shoot--dev--a")).filteredOn(l -> l.startsWith("verdict")).hasSizeGreaterThan(2);
         assertThat(fixture.observer.lines("shoot--dev--c")).filteredOn(l -> l.startsWith("verdict")).hasSizeGreaterThan(2);

@@ -157,12 +157,21 @@ class ScaleFlowTest {
     }
 
     @Test
-    void aTransientFailureIsRetriedAndAReadFailureOfTheShootScalesNothing() {
+    void aTransientFailureIsRetriedWithinItsFlowAfterTheBackOffAndAReadFailureOfTheShootScalesNothing() {
+        // The healthy checks before the meltdown decide on the cache and send nothing: the meltdown's write is
+        // the first call on MCM, and the one that fails.
+        fixture.resources.keepCache();
         fixture.scheduler.advanceBy(Duration.ofSeconds(45));
         fixture.resources.failNext(NS, MCM, new ApiFailure(ApiFailure.Kind.UNAVAILABLE, "connection reset"));
         shoot.cutAll();
         fixture.scheduler.advanceBy(Duration.ofSeconds(60));
         assertThat(fixture.resources.replicas(NS, MCM)).isZero();
+        assertThat(fixture.observer.lines(NS)).as("the meltdown's first flow, retried, not a later one")
+                .noneMatch(line -> line.startsWith("failed " + MCM))
+                .filteredOn(line -> line.startsWith("flow DOWN")).startsWith("flow DOWN started", "flow DOWN COMPLETED");
+        assertThat(Duration.between(firstWrite(CA, "annotate"), firstWrite(MCM, "annotate")))
+                .as("MCM's second attempt, the back-off after its first, beside CA of the same level")
+                .isEqualTo(ProberTuning.defaults().retryBackoff());
 
         var other = new ProberFixture(ProberFixture.gardenerConfig(), 4);
         var otherShoot = other.addShoot(NS, 5, 4);

@@ -109,7 +109,7 @@ class VersionedScaleWritesTest {
     void aResourceThatKeepsChangingFailsItsStepAfterBoundedRetries() {
         fixture.resources.keepCache();
         int[] count = {3};
-        for (int i = 0; i < 3 * ResourceScaler.DECISIONS_PER_ATTEMPT; i++) {
+        for (int i = 0; i < 3 * DependentStep.DECISIONS_PER_ATTEMPT; i++) {
             fixture.resources.beforeWrite(NS, MCM, 0, () -> fixture.resources.setReplicas(NS, MCM, ++count[0]));
         }
         meltdown();

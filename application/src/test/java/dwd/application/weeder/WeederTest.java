@@ -26,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class WeederTest {
@@ -189,13 +191,17 @@ class WeederTest {
     void theWatchesOpenBeforeTheObserversAreToldAndADeletionIsReportedAfterThem() throws InterruptedException {
         var deleteSent = new CountDownLatch(1);
         var deletionReported = new CountDownLatch(1);
+        var podThread = new AtomicReference<Thread>();
         List<String> told = Collections.synchronizedList(new ArrayList<>());
         WeederObserver slowObserver = new WeederObserver() {
             @Override
             public void weederStarted(String namespace, String service, Instant until) {
                 boolean sent = await(deleteSent, Duration.ofSeconds(10));
-                // Gives a report of the deletion the time to overtake this one: it must not.
-                await(deletionReported, Duration.ofMillis(300));
+                // The pod's thread has sent the deletion and now waits to report it: it must be held until this
+                // report is done (blocked on the weeder's monitor), not report it now.
+                Awaitility.await("the pod's thread held before its report").atMost(Duration.ofSeconds(10))
+                        .pollInterval(Duration.ofMillis(10))
+                        .until(() -> podThread.get().getState() == Thread.State.BLOCKED || deletionReported.getCount() == 0);
                 told.add("started, the deletion already sent: " + sent);
             }
 
@@ -207,7 +213,7 @@ class WeederTest {
         };
         // As the adapter does: pods arrive on a thread of their own.
         PodWatches onAnotherThread = (namespace, selector, listener) -> {
-            Thread.ofPlatform().start(() -> listener.accept(crashLooping(namespace, "kube-apiserver-0", "uid-0")));
+            podThread.set(Thread.ofPlatform().start(() -> listener.accept(crashLooping(namespace, "kube-apiserver-0", "uid-0"))));
             return () -> { };
         };
         Pods pods = (namespace, name, uid) -> {

@@ -5,7 +5,6 @@ import dwd.application.check.ObjectReadException;
 import dwd.application.check.ObjectReference;
 import dwd.application.check.StatusChecker;
 import dwd.application.port.out.Clock;
-import dwd.domain.status.MalformedObjectException;
 import dwd.domain.status.ObjectDocument;
 import java.io.File;
 import java.io.InputStream;
@@ -36,14 +35,16 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:no failure (warnings allowed)",
-            "1:at least one failure; or a config, file or object that cannot be read (then stdout is empty)",
+            "0:no failure (warnings allowed), every object read; also for input without objects",
+            "1:at least one failure, or an object that cannot be read as the rules need (every other object is"
+                    + " still checked and printed); or a config or input that cannot be used at all (then stdout is empty)",
             "2:a command line that cannot be run (unknown or missing option, options that exclude each other)",
         },
         footerHeading = "%nExamples:%n",
         footer = {
             "  dwd check --config cc.yaml --kind GitRepository --name podinfo -n flux-system",
             "  dwd check --config cc.yaml --file objects.yaml --output json",
+            "  kubectl get rollouts -A -o yaml | dwd check --kstatus --file - --output yaml",
             "  kubectl get deploy -A -o yaml | dwd check --kstatus --file -",
             "",
             "The config file lists the controller's conditions, highest priority first:",
@@ -55,20 +56,21 @@ import picocli.CommandLine.Spec;
         })
 public final class CheckCommand implements Callable<Integer> {
 
-    /** Exit code when every object passed (warnings allowed). */
+    /** Exit code when every object was read and passed (warnings allowed). */
     static final int PASSED = 0;
-    /** Exit code when any object has a failure. */
+    /** Exit code when any object has a failure or could not be read as the rules need; every object is still printed. */
     static final int FAILED = 1;
     /**
-     * Exit code for input that cannot be read: a bad file, like every dwd command's (usage errors exit 2); stderr
-     * says what, and nothing is printed on stdout.
+     * Exit code for input that cannot be used at all: a bad config, a file that is not YAML or JSON or breaks a
+     * bound, a live object that cannot be read, like every dwd command's (usage errors exit 2); stderr says what,
+     * and nothing is printed on stdout.
      */
     static final int UNUSABLE_INPUT = 1;
 
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
 
     /** Output formats of {@code --output}. */
-    enum OutputFormat { text, json }
+    enum OutputFormat { text, json, yaml }
 
     @Spec
     CommandSpec spec;
@@ -103,7 +105,8 @@ public final class CheckCommand implements Callable<Integer> {
     boolean kstatus;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
-            description = "text (one line per finding, warnings first) or json. Default: ${DEFAULT-VALUE}.")
+            description = "text (one line per finding, warnings first), json or yaml (each object with its results)."
+                    + " Default: ${DEFAULT-VALUE}.")
     OutputFormat output;
 
     private final InputStream stdin;
@@ -124,14 +127,14 @@ public final class CheckCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         try {
             StatusChecker checker = checker(err);
-            List<CheckedObject> checked = live ? List.of(checkLive(checker)) : checkFiles(checker);
+            List<CheckedObject> checked = live ? List.of(checkLive(checker)) : checkFiles(checker, err);
             var report = new CheckReport(checked, kstatus);
-            if (output == OutputFormat.json) {
-                report.writeJson(out);
-            } else {
-                report.writeText(out);
+            switch (output) {
+                case json -> report.writeJson(out);
+                case yaml -> report.writeYaml(out);
+                case text -> report.writeText(out);
             }
-            return report.failures() > 0 ? FAILED : PASSED;
+            return report.passed() ? PASSED : FAILED;
         } catch (InputException e) {
             out.flush();
             err.println("dwd check: " + e.getMessage());
@@ -189,29 +192,30 @@ public final class CheckCommand implements Callable<Integer> {
         } catch (ObjectReadException e) {
             throw new InputException(e.getMessage(), e);
         }
-        try {
-            return new CheckedObject("live", checker.check(object));
-        } catch (MalformedObjectException e) {
-            throw new InputException(reference.describe() + " as read from the cluster: " + e.getMessage(), e);
-        }
+        return CheckedObject.live(checker.check(object));
     }
 
-    /** Checks each object as it is read: memory holds one object at a time, and the results. */
-    private List<CheckedObject> checkFiles(StatusChecker checker) {
+    /**
+     * Checks each object as it is read: memory holds one object at a time, and the results. An object
+     * that cannot be read gets a result of its own; an input without objects gets a note on stderr.
+     */
+    private List<CheckedObject> checkFiles(StatusChecker checker, PrintWriter err) {
         var checked = new ArrayList<CheckedObject>();
         for (String file : files) {
-            ObjectFiles.read(file, stdin, document -> checked.add(check(checker, document)));
+            int count = ObjectFiles.read(file, stdin, document -> checked.add(check(checker, document)));
+            if (count == 0) {
+                err.println("dwd check: note: " + ObjectFiles.source(file) + " holds no object to check");
+                err.flush();
+            }
         }
         return checked;
     }
 
     private static CheckedObject check(StatusChecker checker, SourceDocument document) {
-        try {
-            return new CheckedObject(document.origin(), checker.check(document.content()));
-        } catch (MalformedObjectException e) {
-            throw new InputException(document.locate(e.fieldPath()) + ": object " + document.number() + " ("
-                    + ObjectDocument.of(document.content()).identity().describe() + "): " + e.getMessage(), e);
-        }
+        var result = document.problem()
+                .map(problem -> checker.unreadable(ObjectDocument.of(document.content()).identity(), problem))
+                .orElseGet(() -> checker.check(document.content()));
+        return CheckedObject.fromFile(document, result);
     }
 
     /** kubectl's lookup, reduced to one file: the first entry of $KUBECONFIG, else ~/.kube/config. */

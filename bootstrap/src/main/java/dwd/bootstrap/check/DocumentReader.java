@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dwd.adapters.k8s.input.UnusableInput;
 import dwd.adapters.k8s.input.YamlParsers;
+import dwd.domain.status.FieldProblem;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -26,7 +28,10 @@ import java.util.function.Consumer;
  * value may span at most {@link #MAX_VALUE_CHARS} characters.
  *
  * <p>Integers become {@link Integer}, {@link Long} or {@link java.math.BigInteger}; other numbers
- * {@link Double}. Duplicate keys are an error, as they are for kubectl.
+ * {@link Double}, except that a YAML number with an integral value that fits a long ({@code 1.0},
+ * {@code 1e3}) is a {@link Long}: kubectl converts YAML to JSON, where Go writes such a number as an
+ * integer. Duplicate keys are an error: in objects, an error of the object they are in (the value is
+ * handed on with its {@link ReadValue#problem()}); elsewhere, of the input.
  */
 final class DocumentReader {
 
@@ -35,14 +40,22 @@ final class DocumentReader {
 
     private static final JsonFactory JSON = new JsonFactory();
 
-    /** A value of the input, with where it starts and where each of its fields is (paths from the value). */
-    record ReadValue(Object value, SourceDocument.Location start, Map<String, SourceDocument.Location> locations) {
+    /**
+     * A value of the input, with where it starts and where each of its fields is (paths from the value).
+     *
+     * @param problem the first duplicate key in the value, which makes it unreadable (objects only)
+     */
+    record ReadValue(Object value, SourceDocument.Location start, Map<String, SourceDocument.Location> locations,
+            Optional<FieldProblem> problem) {
     }
 
     private final String source;
     private final boolean splitLists;
     private final Consumer<ReadValue> each;
+    private boolean json;
     private Map<String, SourceDocument.Location> locations;
+    private FieldProblem duplicate;
+    private SourceDocument.Location duplicateAt;
     private long valueStart;
     private int valueStartLine;
 
@@ -54,8 +67,9 @@ final class DocumentReader {
 
     /**
      * Hands on every root value of {@code input}, in order; empty YAML documents are left out. With
-     * {@code splitLists}, a root sequence, and a root mapping whose {@code items} is a sequence (a
-     * {@code List}, as kubectl tells one), give their items instead.
+     * {@code splitLists} (objects), a root sequence, and a root mapping whose {@code items} is a sequence
+     * (a {@code List}, as kubectl tells one), give their items instead, and a duplicate key is a problem
+     * of the value it is in.
      *
      * @param source the name errors use for the input
      * @throws InputException naming {@code source:line:column} when the text does not parse or breaks a bound
@@ -66,6 +80,7 @@ final class DocumentReader {
         boolean json = false;
         try {
             json = looksLikeJson(buffered);
+            reader.json = json;
             try (JsonParser parser = json ? JSON.createParser(buffered) : YamlParsers.open(buffered)) {
                 while (parser.nextToken() != null) {
                     reader.root(parser);
@@ -107,19 +122,31 @@ final class DocumentReader {
         }
     }
 
-    /** A root mapping: its items when it turns out to be a list, else the mapping itself. */
+    /**
+     * A root mapping: its items when it turns out to be a list, else the mapping itself. A duplicate key
+     * of the list itself (outside its items) belongs to no object: it stops the run.
+     */
     private void listOrObject(JsonParser parser) throws IOException {
         begin(parser);
         SourceDocument.Location start = location(parser.currentTokenLocation());
         locations.put("", start);
         var map = new LinkedHashMap<String, Object>();
         boolean list = false;
+        FieldProblem ownDuplicate = null;
+        SourceDocument.Location ownDuplicateAt = null;
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String key = parser.currentName();
             SourceDocument.Location keyLocation = location(parser.currentTokenLocation());
-            requireUnique(map, key, keyLocation, "");
+            if (map.containsKey(key) && ownDuplicate == null) {
+                ownDuplicate = duplicateProblem(key, "");
+                ownDuplicateAt = keyLocation;
+            }
             locations.put(key, keyLocation);
-            if (parser.nextToken() == JsonToken.START_ARRAY && key.equals("items")) {
+            if (parser.nextToken() == JsonToken.START_ARRAY && key.equals("items") && !list) {
+                if (ownDuplicate == null && duplicate != null) {
+                    ownDuplicate = duplicate;
+                    ownDuplicateAt = duplicateAt;
+                }
                 list = true;
                 map.put(key, null);
                 items(parser);
@@ -128,8 +155,16 @@ final class DocumentReader {
                 map.put(key, value(parser, key));
             }
         }
+        if (ownDuplicate == null && duplicate != null) {
+            ownDuplicate = duplicate;
+            ownDuplicateAt = duplicateAt;
+        }
+        if (list && ownDuplicate != null) {
+            throw new InputException(source + ":" + ownDuplicateAt + ": duplicate key " + ownDuplicate.fieldPath()
+                    + " in the list itself (outside its items); a key may appear only once in a mapping");
+        }
         if (!list) {
-            each.accept(new ReadValue(map, start, Map.copyOf(locations)));
+            each.accept(new ReadValue(map, start, Map.copyOf(locations), Optional.ofNullable(ownDuplicate)));
         }
     }
 
@@ -144,12 +179,13 @@ final class DocumentReader {
         SourceDocument.Location start = location(parser.currentTokenLocation());
         Object value = value(parser, "");
         if (value != null) {
-            each.accept(new ReadValue(value, start, Map.copyOf(locations)));
+            each.accept(new ReadValue(value, start, Map.copyOf(locations), Optional.ofNullable(duplicate)));
         }
     }
 
     private void begin(JsonParser parser) {
         locations = new HashMap<>();
+        duplicate = null;
         valueStart = parser.currentTokenLocation().getCharOffset();
         valueStartLine = parser.currentTokenLocation().getLineNr();
     }
@@ -168,7 +204,15 @@ final class DocumentReader {
                 while (parser.nextToken() == JsonToken.FIELD_NAME) {
                     String key = parser.currentName();
                     SourceDocument.Location keyLocation = location(parser.currentTokenLocation());
-                    requireUnique(map, key, keyLocation, path);
+                    if (map.containsKey(key)) {
+                        if (!splitLists) {
+                            throw duplicateKey(key, keyLocation, path);
+                        }
+                        if (duplicate == null) {
+                            duplicate = duplicateProblem(key, path);
+                            duplicateAt = keyLocation;
+                        }
+                    }
                     String child = path.isEmpty() ? key : path + "." + key;
                     locations.put(child, keyLocation);
                     parser.nextToken();
@@ -189,7 +233,7 @@ final class DocumentReader {
                 case LONG -> parser.getLongValue();
                 default -> parser.getBigIntegerValue();
             };
-            case VALUE_NUMBER_FLOAT -> parser.getDoubleValue();
+            case VALUE_NUMBER_FLOAT -> json ? parser.getDoubleValue() : asKubectlReadsYaml(parser.getDoubleValue());
             case VALUE_TRUE -> Boolean.TRUE;
             case VALUE_FALSE -> Boolean.FALSE;
             case VALUE_NULL -> null;
@@ -198,10 +242,22 @@ final class DocumentReader {
         };
     }
 
-    private void requireUnique(Map<String, Object> map, String key, SourceDocument.Location at, String path) {
-        if (map.containsKey(key)) {
-            throw new InputException(source + ":" + at + ": duplicate key '" + key + "'" + (path.isEmpty() ? "" : " in " + path));
-        }
+    /**
+     * A YAML number as kubectl reads it: YAML becomes JSON first, where Go writes a float64 with an
+     * integral value below 1e21 without a fraction, which then reads back as an int64 if it fits one.
+     */
+    private static Object asKubectlReadsYaml(double number) {
+        boolean integral = number == Math.rint(number) && !Double.isInfinite(number);
+        return integral && number >= -0x1p63 && number < 0x1p63 ? (Object) (long) number : (Object) number;
+    }
+
+    private static FieldProblem duplicateProblem(String key, String path) {
+        return new FieldProblem(path.isEmpty() ? key : path + "." + key,
+                "duplicate key; a key may appear only once in a mapping");
+    }
+
+    private InputException duplicateKey(String key, SourceDocument.Location at, String path) {
+        return new InputException(source + ":" + at + ": duplicate key '" + key + "'" + (path.isEmpty() ? "" : " in " + path));
     }
 
     private static SourceDocument.Location location(JsonLocation location) {

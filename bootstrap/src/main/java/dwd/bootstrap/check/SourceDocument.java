@@ -1,6 +1,8 @@
 package dwd.bootstrap.check;
 
+import dwd.domain.status.FieldProblem;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One object read from a file, with where each of its fields came from.
@@ -9,8 +11,11 @@ import java.util.Map;
  * @param number the object's position in the file, from 1 (items of a {@code List} count one each)
  * @param line the line where the object starts
  * @param locations the line and column of every field, by its path in the object ({@code ""} is the object)
+ * @param problem why the value cannot be checked as an object at all (not a mapping, no kind or name, a
+ *     duplicate key); empty for an object that can
  */
-record SourceDocument(String source, int number, int line, Map<String, Object> content, Map<String, Location> locations) {
+record SourceDocument(String source, int number, int line, Map<String, Object> content, Map<String, Location> locations,
+        Optional<FieldProblem> problem) {
 
     /** A line and column, both from 1. */
     record Location(int line, int column) {

@@ -2,7 +2,6 @@ package dwd.bootstrap.cli;
 
 import dwd.bootstrap.check.CheckCommand;
 import dwd.bootstrap.demo.DemoCommand;
-import dwd.bootstrap.training.AotTrainingCommand;
 import dwd.bootstrap.wiring.LauncherComponent;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

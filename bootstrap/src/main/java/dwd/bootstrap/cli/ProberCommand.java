@@ -126,7 +126,7 @@ public final class ProberCommand implements Callable<Integer> {
         var metrics = new ProberMetrics(operability.registry(), clock);
         metrics.countStalledProbeLoops(() -> loops.stalled().size());
         List<ProberObserver> observers = new ArrayList<>(List.of(
-                new LoggingProberObserver(operability.seed().outages()::inOutage),
+                new LoggingProberObserver(operability.seed().outages()::inOutage, clock),
                 metrics,
                 board,
                 new ProbeProgress(loops),

@@ -1,8 +1,6 @@
 package dwd.bootstrap.demo;
 
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import com.google.gson.Gson;
-import com.google.gson.JsonObject;
 import dwd.application.port.out.Cancellable;
 import dwd.application.port.out.Scheduler;
 import dwd.bootstrap.run.Readiness;
@@ -34,8 +32,6 @@ import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1ServicePort;
 import io.kubernetes.client.openapi.models.V1ServiceSpec;
 import io.kubernetes.client.util.PatchUtils;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -100,17 +96,18 @@ final class DemoSeed implements AutoCloseable {
 
     /** Installs the Cluster and Machine CRDs and waits until they are served. */
     void installCrds() {
-        var api = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", client);
+        var api = new CustomObjectsApi(client); // a CRD is a cluster-scoped object like any other to this API
         for (String file : List.of("clusters.extensions.gardener.cloud.yaml", "machines.machine.sapcloud.io.yaml")) {
-            JsonObject crd;
+            Map<?, ?> crd;
             try (InputStream in = resource("crds/" + file)) {
-                crd = new Gson().toJsonTree(new YAMLMapper().readValue(in, Map.class)).getAsJsonObject();
+                crd = new YAMLMapper().readValue(in, Map.class);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            var created = api.create(new DynamicKubernetesObject(crd));
-            if (!created.isSuccess()) {
-                throw new IllegalStateException("cannot install CRD " + file + ": " + created.getStatus().getMessage());
+            try {
+                api.createClusterCustomObject("apiextensions.k8s.io", "v1", "customresourcedefinitions", crd).execute();
+            } catch (ApiException e) {
+                throw new IllegalStateException("cannot install CRD " + file + ": " + e.getCode() + " " + e.getResponseBody(), e);
             }
         }
         Readiness.await(scheduler, "the Cluster and Machine CRDs", Duration.ofSeconds(60), () -> {

@@ -11,6 +11,8 @@ import dwd.domain.config.WeederConfig;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Optional;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
  * The running weeder: the EndpointSlice watch feeds the supervisor, which runs weeders with
@@ -19,7 +21,7 @@ import java.util.Optional;
  */
 public final class WeederRuntime implements RoleRuntime {
 
-    private static final System.Logger LOG = System.getLogger(WeederRuntime.class.getName());
+    private static final Logger LOG = LogManager.getLogger();
     /** Beyond the longest watch: the longest back-off after a failure (30 s plus jitter) and a slow list. */
     static final Duration WATCH_SLACK = Duration.ofMinutes(1);
     /**
@@ -59,7 +61,7 @@ public final class WeederRuntime implements RoleRuntime {
         Thread.ofVirtual().name("dwd-weeder-warm-up").start(this::warmUp);
         slices.start();
         Readiness.await(scheduler, "the EndpointSlice cache", Duration.ofMinutes(2), slices::hasSynced);
-        LOG.log(System.Logger.Level.INFO, "weeder running; " + supervisor.knownServices() + " configured services seen");
+        LOG.info("weeder running; " + supervisor.knownServices() + " configured services seen");
     }
 
     /** The reaction's code, run with ports that touch nothing (application and adapters), until the JIT compiled it. */
@@ -71,11 +73,11 @@ public final class WeederRuntime implements RoleRuntime {
                 podWatches.rehearse();
                 pods.rehearse();
             }
-            LOG.log(System.Logger.Level.DEBUG, () -> "weeder reaction rehearsed " + WARM_UP_ROUNDS + " times in "
+            LOG.debug(() -> "weeder reaction rehearsed " + WARM_UP_ROUNDS + " times in "
                     + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms, beside the work (nothing watched"
                     + " or deleted)");
         } catch (RuntimeException unexpected) {
-            LOG.log(System.Logger.Level.DEBUG, "rehearsing the weeder reaction failed; it only warms code up", unexpected);
+            LOG.debug("rehearsing the weeder reaction failed; it only warms code up", unexpected);
         }
     }
 
@@ -108,6 +110,6 @@ public final class WeederRuntime implements RoleRuntime {
         supervisor.close();
         podWatches.close();
         scheduler.close();
-        LOG.log(System.Logger.Level.INFO, "weeder stopped");
+        LOG.info("weeder stopped");
     }
 }

@@ -39,20 +39,20 @@ import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * A seed and a shoot in one, on loopback, for the AOT cache's training run ({@link AotTrainingCommand}): an HTTPS
+ * A seed and a shoot in one, on loopback, for the AOT cache's training run ({@code dwd aot-training}): an HTTPS
  * server answering what the roles ask at their start and in their first work with fixed objects. One shoot
  * ({@link #NAMESPACE}) with a Cluster, its access secret (a kubeconfig back to this server), three healthy nodes
  * with fresh leases and Machines, and Gardener's three dependents; a ready {@code etcd-main-client} EndpointSlice and
  * a crash-looping kube-apiserver pod. Leases (leader election) are kept as written; every watch stays open and
  * silent; anything else gets an empty list or 404. Not a test double for behaviour: nothing here checks a request.
  */
-final class TrainingSeed implements AutoCloseable {
+public final class TrainingSeed implements AutoCloseable {
 
-    static final String NAMESPACE = "shoot--dwd--training";
+    public static final String NAMESPACE = "shoot--dwd--training";
     /** The child's first line: this prefix and the kubeconfig, base64. */
-    static final String KUBECONFIG_LINE = "KUBECONFIG ";
+    public static final String KUBECONFIG_LINE = "KUBECONFIG ";
     /** Then a line per kind of request answered: this prefix and {@code METHOD /path} ({@code WATCH /path}). */
-    static final String SAW_LINE = "SAW ";
+    public static final String SAW_LINE = "SAW ";
     private static final String TOKEN = "dwd-training";
     private static final DateTimeFormatter MICRO_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX").withZone(ZoneOffset.UTC);
@@ -106,7 +106,7 @@ final class TrainingSeed implements AutoCloseable {
      * The child process's work: serves the seed, prints its kubeconfig and each kind of request as it is first
      * answered on standard output, and returns once standard input ends (the training process is gone).
      */
-    static int serve() throws Exception {
+    public static int serve() throws Exception {
         var seed = new TrainingSeed();
         synchronized (System.out) {
             System.out.println(KUBECONFIG_LINE + Base64.getEncoder().encodeToString(

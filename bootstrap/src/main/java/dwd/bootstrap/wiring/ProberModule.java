@@ -63,7 +63,8 @@ public interface ProberModule {
         // writes, even in shadow mode: a process that lost its lease stops at once, flows in flight included.
         ShadowMode.ProberPorts ports = shadow.prober(resources, observer);
         return new ProbeSupervisor(config, tuning, scheduler, shootClients, machines,
-                LeaderOnly.scalableResources(ports.resources(), leadership), ports.observer(), new SplittableRandom());
+                LeaderOnly.scalableResources(ports.resources(), leadership), ports.observer(), new SplittableRandom(),
+                leadership);
     }
 
     @Provides

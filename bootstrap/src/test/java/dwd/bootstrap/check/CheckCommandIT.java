@@ -167,6 +167,22 @@ class CheckCommandIT {
         assertThat(check("--kind", "widget", "--name", "versioned", "-n", namespace).codes()).containsExactly("FAIL0002");
     }
 
+    /** As a file's object, a live one that cannot be read as the rules need is a result, not an error. */
+    @Test
+    void aLiveRolloutWithAStringObservedGenerationIsAResultThatSaysWhy() {
+        CheckFixtures.createRollout(client, namespace, "web", Map.of("observedGeneration", "1", "conditions", List.of(
+                Map.of("type", "Available", "status", "True", "reason", "AvailableReason", "message", "Rollout has minimum availability"))));
+        Run run = check("--kind", "Rollout", "--name", "web", "-n", namespace, "--kstatus");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).isEmpty();
+        String why = "status.observedGeneration: expected an integer, found \"1\" (a string)";
+        assertThat(run.out()).contains("kstatus Unknown Rollout/" + namespace + "/web: " + why + "\n",
+                "FAIL0000 failure Rollout/" + namespace + "/web: The object cannot be read as the checks need it: " + why
+                        + "; not run: [FAIL0006 FAIL0007 FAIL0009 FAIL0010]\n",
+                "FAIL0002 failure Rollout/" + namespace + "/web: Ready condition must always be present\n");
+        assertThat(run.out()).endsWith("checked 1 object: 1 warning, 2 failures, 1 unreadable\n");
+    }
+
     @Test
     void aMissingObjectIsAReadErrorThatSaysWhatWasMissing() {
         Run run = checkWidget("absent");

@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -227,23 +228,6 @@ class CheckCommandTest {
         }
 
         @Test
-        void aFieldOfTheWrongTypeNamesFileLineObjectAndField() throws Exception {
-            String file = write("typed.yaml", CLEAN + "---\n" + """
-                    kind: Foo
-                    metadata: {name: x}
-                    status:
-                      conditions:
-                      - type: Ready
-                        status: True
-                    """);
-            assertThat(check("--config", config, "--file", file)).isEqualTo(1);
-            assertThat(err.toString()).isEqualTo("dwd check: " + file + ":14:5: object 2 (Foo/x): "
-                    + "status.conditions[0].status: expected a string, found true (a boolean); "
-                    + "YAML reads an unquoted True as a boolean, quote it: \"True\"\n");
-            assertThat(out.toString()).isEmpty();
-        }
-
-        @Test
         void aDeviceOrBinaryInputIsRefusedAtOnceInOneLine() throws Exception {
             assertThat(check("--config", config, "--file", "/dev/zero")).isEqualTo(1);
             assertThat(err.toString()).isEqualTo(
@@ -289,6 +273,148 @@ class CheckCommandTest {
         }
     }
 
+    /** An object that cannot be read as the rules need gets a result of its own; every other object is still checked. */
+    @Nested
+    class EachObjectJudgedOnItsOwn {
+
+        /** The Rollout as an item of a List. */
+        private static final String ROLLOUT = "- " + readResource("argo-rollout.yaml").lines()
+                .filter(line -> !line.startsWith("#")).reduce((a, b) -> a + "\n  " + b).orElseThrow() + "\n";
+
+        private static String readResource(String name) {
+            try {
+                return Files.readString(Path.of("src/test/resources/check/" + name));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        /** What {@code kubectl get deploy,rollouts -A -o yaml} prints: 1,000 Deployments and, among them, one Argo Rollout. */
+        private static String thousandDeploymentsAndARollout() {
+            String item = readResource("list-item.yaml");
+            var list = new StringBuilder("apiVersion: v1\nitems:\n");
+            for (int i = 1; i <= 1_000; i++) {
+                list.append(item.replace("NAME", "app-%04d".formatted(i)));
+                if (i == 500) {
+                    list.append(ROLLOUT);
+                }
+            }
+            return list.append("kind: List\nmetadata:\n  resourceVersion: \"\"\n").toString();
+        }
+
+        private int checkStdin(String input, String... args) {
+            var command = new CommandLine(new CheckCommand(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8))))
+                    .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
+            return command.execute(args);
+        }
+
+        /**
+         * The issue's case: Argo Rollouts' CRD stores status.observedGeneration as a string. Every object has a result in
+         * every output format, the Rollout's says which field and why, and the exit code is 1 (docs/check.md, Exit codes).
+         */
+        @Test
+        void aRolloutWithAStringObservedGenerationAmongAThousandObjects() throws Exception {
+            String input = thousandDeploymentsAndARollout();
+            int line = input.lines().toList().indexOf("    observedGeneration: \"12\"") + 1;
+            String location = "stdin:" + line + ":5";
+            String why = "status.observedGeneration: expected an integer, found \"12\" (a string)";
+
+            assertThat(checkStdin(input, "--config", config, "--kstatus", "--file", "-")).isEqualTo(1);
+            assertThat(err.toString()).isEmpty();
+            List<String> lines = out.toString().lines().toList();
+            assertThat(lines.stream().filter(text -> text.startsWith("kstatus "))).hasSize(1_001)
+                    .filteredOn(text -> !text.startsWith("kstatus Current Deployment/team-a/app-"))
+                    .containsExactly("kstatus Unknown Rollout/shop/web: " + why + " (" + location + ")");
+            assertThat(lines).contains("FAIL0000 failure Rollout/shop/web: The object cannot be read as the checks need it: "
+                    + why + "; not run: [FAIL0006 FAIL0007 FAIL0009 FAIL0010] (" + location + ")");
+            assertThat(lines).contains("FAIL0002 failure Rollout/shop/web: Ready condition must always be present");
+            assertThat(lines.getLast()).isEqualTo("checked 1001 objects: 1001 warnings, 1002 failures, 1 unreadable");
+
+            for (String format : List.of("json", "yaml")) {
+                out.getBuffer().setLength(0);
+                assertThat(checkStdin(input, "--config", config, "--kstatus", "--file", "-", "-o", format)).as(format).isEqualTo(1);
+                var mapper = format.equals("json") ? new ObjectMapper()
+                        : new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+                JsonNode report = mapper.readTree(out.toString());
+                assertThat(report.get("objects")).as(format).hasSize(1_001)
+                        .allSatisfy(object -> assertThat(object.get("kstatus").get("status").asText()).isIn("Current", "Unknown"));
+                JsonNode rollout = report.get("objects").get(500);
+                assertThat(rollout.get("name").asText()).isEqualTo("web");
+                assertThat(rollout.get("readable").asBoolean()).isFalse();
+                assertThat(rollout.get("kstatus").get("status").asText()).isEqualTo("Unknown");
+                assertThat(rollout.get("kstatus").get("message").asText()).isEqualTo(why);
+                assertThat(rollout.get("kstatus").get("field").asText()).isEqualTo("status.observedGeneration");
+                assertThat(rollout.get("kstatus").get("location").asText()).isEqualTo(location);
+                assertThat(rollout.get("findings")).filteredOn(finding -> finding.get("code").asText().equals("FAIL0000"))
+                        .singleElement().satisfies(finding -> {
+                            assertThat(finding.get("field").asText()).isEqualTo("status.observedGeneration");
+                            assertThat(finding.get("location").asText()).isEqualTo(location);
+                        });
+                assertThat(report.get("objects").get(501).get("name").asText()).isEqualTo("app-0501");
+                assertThat(report.get("unreadable").asInt()).isEqualTo(1);
+                assertThat(report.get("passed").asBoolean()).isFalse();
+            }
+        }
+
+        @Test
+        void kstatusAloneExitsOneForAnObjectItCannotReadAndZeroWithout() {
+            String input = thousandDeploymentsAndARollout();
+            assertThat(checkStdin(input, "--kstatus", "--file", "-")).isEqualTo(1);
+            assertThat(out.toString()).endsWith("checked 1001 objects: 0 warnings, 0 failures, 1 unreadable\n");
+            out.getBuffer().setLength(0);
+            assertThat(checkStdin(input.replace("observedGeneration: \"12\"", "observedGeneration: 12"), "--kstatus", "--file", "-"))
+                    .isZero();
+            assertThat(out.toString()).contains("kstatus Current Rollout/shop/web: Resource is current")
+                    .endsWith("checked 1001 objects: 0 warnings, 0 failures\n");
+        }
+
+        @Test
+        void aDocumentThatIsNotAnObjectAndAnObjectWithoutNameHaveResultsOfTheirOwn() throws Exception {
+            String file = write("mixed.yaml", CLEAN + "---\njust text\n---\nkind: Foo\nmetadata: {namespace: ns}\n---\n" + FAILING);
+            assertThat(check("--config", config, "--kstatus", "--file", file)).isEqualTo(1);
+            assertThat(out.toString()).contains(
+                    "kstatus Current GitRepository/flux-system/clean: Resource is Ready",
+                    "kstatus Unknown object 2 (" + file + ":9): expected an object (a mapping with apiVersion, kind, metadata"
+                            + " and status), found the string \"just text\"\n",
+                    "kstatus Unknown object 3 (" + file + ":11): metadata.name: missing; every object needs kind and"
+                            + " metadata.name (" + file + ":12:1)",
+                    "FAIL0000 failure object 2 (" + file + ":9): The object cannot be read as the checks need it: expected an"
+                            + " object (a mapping with apiVersion, kind, metadata and status), found the string \"just text\"; no"
+                            + " check ran\n",
+                    "FAIL0002 failure GitRepository/flux-system/failing: Ready condition must always be present");
+            assertThat(out.toString()).endsWith("checked 4 objects: 0 warnings, 5 failures, 2 unreadable\n");
+            assertThat(err.toString()).isEmpty();
+        }
+
+        @Test
+        void aFieldOfTheWrongTypeNamesItsFileLineAndColumn() throws Exception {
+            String file = write("typed.yaml", CLEAN + "---\n" + """
+                    kind: Foo
+                    metadata: {name: x}
+                    status:
+                      conditions:
+                      - type: Ready
+                        status: True
+                    """);
+            assertThat(check("--config", config, "--file", file)).isEqualTo(1);
+            assertThat(out.toString()).isEqualTo("FAIL0000 failure Foo/x: The object cannot be read as the checks need it: "
+                    + "status.conditions[0].status: expected a string, found true (a boolean); YAML reads an unquoted True as a"
+                    + " boolean, quote it: \"True\"; not run: [WARN0001 WARN0002 WARN0003 WARN0004 WARN0005 FAIL0001 FAIL0002"
+                    + " FAIL0003 FAIL0004 FAIL0005 FAIL0007 FAIL0008 FAIL0009 FAIL0010] (" + file + ":14:5)\n"
+                    + "checked 2 objects: 0 warnings, 1 failure, 1 unreadable\n");
+        }
+
+        @Test
+        void emptyInputExitsZeroWithANote() {
+            assertThat(checkStdin("# nothing\n---\n", "--config", config, "--file", "-")).isZero();
+            assertThat(err.toString()).isEqualTo("dwd check: note: stdin holds no object to check\n");
+            assertThat(out.toString()).isEqualTo("checked 0 objects: 0 warnings, 0 failures\n");
+            out.getBuffer().setLength(0);
+            assertThat(checkStdin("", "--kstatus", "--file", "-", "-o", "json")).isZero();
+            assertThat(out.toString()).contains("\"objects\" : [ ]", "\"passed\" : true");
+        }
+    }
+
     @Nested
     class UsageErrorsExitTwo {
 
@@ -325,8 +451,8 @@ class CheckCommandTest {
 
         @Test
         void anUnknownOutputFormat() {
-            assertThat(check("--config", config, "--file", "a.yaml", "--output", "yaml")).isEqualTo(2);
-            assertThat(err.toString()).startsWith("dwd check: ").contains("--output").contains("text, json");
+            assertThat(check("--config", config, "--file", "a.yaml", "--output", "xml")).isEqualTo(2);
+            assertThat(err.toString()).startsWith("dwd check: ").contains("--output").contains("text, json, yaml");
         }
     }
 

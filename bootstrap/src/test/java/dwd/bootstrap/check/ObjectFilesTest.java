@@ -3,6 +3,7 @@ package dwd.bootstrap.check;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dwd.domain.status.FieldProblem;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -114,34 +116,61 @@ class ObjectFilesTest {
     }
 
     @Test
-    void aDuplicateKeyIsAnError() throws Exception {
-        String file = file("duplicate.yaml", "kind: Foo\nmetadata:\n  name: a\n  name: b\n");
-        assertThatThrownBy(() -> read(file, NO_STDIN))
-                .hasMessage(file + ":4:3: duplicate key 'name' in metadata");
+    void aDuplicateKeyMakesItsObjectUnreadableAndTheNextIsStillRead() throws Exception {
+        String file = file("duplicate.yaml", "kind: Foo\nmetadata:\n  name: a\n  name: b\n---\nkind: Foo\nmetadata: {name: c}\n");
+        List<SourceDocument> objects = read(file, NO_STDIN);
+        assertThat(objects).hasSize(2);
+        assertThat(objects.get(0).problem()).contains(new FieldProblem("metadata.name",
+                "duplicate key; a key may appear only once in a mapping"));
+        assertThat(objects.get(0).locate("metadata.name")).isEqualTo(file + ":4:3");
+        assertThat(objects.get(1).problem()).isEmpty();
     }
 
     @Test
-    void aDocumentThatIsNotAMappingIsAnError() throws Exception {
+    void aDuplicateKeyOfAListItselfBelongsToNoObjectAndStopsTheRun() throws Exception {
+        String file = file("list.yaml", "kind: List\nkind: List\nitems:\n- kind: Foo\n  metadata: {name: a}\n");
+        assertThatThrownBy(() -> read(file, NO_STDIN)).isInstanceOf(InputException.class)
+                .hasMessage(file + ":2:1: duplicate key kind in the list itself (outside its items); a key may appear only once"
+                        + " in a mapping");
+    }
+
+    @Test
+    void aDocumentThatIsNotAMappingIsAValueOfItsOwn() throws Exception {
         String file = file("scalar.yaml", "kind: Foo\nmetadata: {name: a}\n---\njust text\n");
-        assertThatThrownBy(() -> read(file, NO_STDIN))
-                .hasMessage(file + ":4:1: expected an object (a mapping with apiVersion, kind, metadata and status), "
-                        + "found the string \"just text\"");
+        List<SourceDocument> objects = read(file, NO_STDIN);
+        assertThat(objects).hasSize(2);
+        assertThat(objects.get(1).problem()).contains(new FieldProblem("",
+                "expected an object (a mapping with apiVersion, kind, metadata and status), found the string \"just text\""));
+        assertThat(objects.get(1).origin()).isEqualTo(file + ":4");
     }
 
     @Test
-    void objectsNeedAKindAndAName() throws Exception {
+    void objectsWithoutAKindOrANameAreValuesOfTheirOwn() throws Exception {
         String noKind = file("nokind.yaml", "metadata: {name: a}\n");
         String noName = file("noname.yaml", "kind: Foo\nmetadata:\n  namespace: ns\n");
-        assertThatThrownBy(() -> read(noKind, NO_STDIN))
-                .hasMessage(noKind + ":1:1: object 1 has no kind; every object needs kind and metadata.name");
-        assertThatThrownBy(() -> read(noName, NO_STDIN))
-                .hasMessage(noName + ":2:1: object 1 (Foo) has no metadata.name; every object needs kind and metadata.name");
+        assertThat(read(noKind, NO_STDIN)).singleElement().extracting(SourceDocument::problem)
+                .isEqualTo(Optional.of(new FieldProblem("kind", "missing; every object needs kind and metadata.name")));
+        SourceDocument nameless = read(noName, NO_STDIN).getFirst();
+        assertThat(nameless.problem()).contains(new FieldProblem("metadata.name", "missing; every object needs kind and metadata.name"));
+        assertThat(nameless.locate("metadata.name")).isEqualTo(noName + ":2:1");
     }
 
     @Test
-    void aFileWithoutObjectsIsAnError() throws Exception {
+    void aFileWithoutObjectsHandsOnNothing() throws Exception {
         String file = file("empty.yaml", "# nothing here\n---\n");
-        assertThatThrownBy(() -> read(file, NO_STDIN)).hasMessage(file + ": contains no object to check");
+        assertThat(ObjectFiles.read(file, NO_STDIN, object -> { })).isZero();
+    }
+
+    /** kubectl turns YAML into JSON, where Go writes 1.0 as 1: an integer. JSON's own 1.0 stays a decimal. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void yamlNumbersWithIntegralValuesAreIntegersAsKubectlReadsThem() throws Exception {
+        String yaml = file("numbers.yaml", "kind: Foo\nmetadata: {name: a, generation: 1.0}\nspec: {a: 1e3, b: 1.5, c: 1e19}\n");
+        String json = file("numbers.json", "{\"kind\": \"Foo\", \"metadata\": {\"name\": \"a\", \"generation\": 1.0}}");
+        Map<String, Object> fromYaml = read(yaml, NO_STDIN).getFirst().content();
+        assertThat(((Map<?, ?>) fromYaml.get("metadata")).get("generation")).isEqualTo(1L);
+        assertThat((Map<String, Object>) fromYaml.get("spec")).containsEntry("a", 1000L).containsEntry("b", 1.5).containsEntry("c", 1e19);
+        assertThat(((Map<?, ?>) read(json, NO_STDIN).getFirst().content().get("metadata")).get("generation")).isEqualTo(1.0);
     }
 
     @Test

@@ -242,9 +242,10 @@ public final class FaultProxy implements AutoCloseable {
             record(request, "forwarded " + response.code());
             StringBuilder head = new StringBuilder("HTTP/1.1 ").append(response.code()).append(' ')
                     .append(response.message().isBlank() ? "Status" : response.message()).append("\r\n");
-            for (var header : response.headers()) {
-                if (!HOP_BY_HOP.contains(header.getFirst().toLowerCase(Locale.ROOT))) {
-                    head.append(header.getFirst()).append(": ").append(header.getSecond()).append("\r\n");
+            Headers headers = response.headers();
+            for (int i = 0; i < headers.size(); i++) {
+                if (!HOP_BY_HOP.contains(headers.name(i).toLowerCase(Locale.ROOT))) {
+                    head.append(headers.name(i)).append(": ").append(headers.value(i)).append("\r\n");
                 }
             }
             boolean noBody = request.method().equals("HEAD") || response.code() == 204 || response.code() == 304;

@@ -15,13 +15,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Must-show 5: bad input about one shoot never kills {@code ./dwd prober}. Three shoots, one of
  * them broken: the problem is logged once (at the default level; repeats only at debug level)
- * with the broken shoot's namespace, and the two others keep being probed.
+ * with the broken shoot's namespace, and the two others keep being probed. And a problem that a
+ * dependent shows (a garbage replicas annotation) is logged once, and once more when it clears.
  */
 @WithLocalControlPlane
 class ProberBadInputIT {
@@ -42,6 +44,28 @@ class ProberBadInputIT {
                 scaleDown: {level: 0}
             """.formatted(SECRET);
     private static final Duration AT_MOST = Duration.ofSeconds(60);
+    private static final String REPLICAS = "dependency-watchdog.gardener.cloud/replicas";
+    private static final String MELTDOWN_PROTECTION = "dependency-watchdog.gardener.cloud/meltdown-protection-active";
+    /** Gardener's three dependents, all scaled up at once (no delays). */
+    private static final String CONFIG_OF_THREE = """
+            kubeConfigSecretName: %s
+            probeInterval: 1s
+            initialDelay: 0s
+            probeTimeout: 2s
+            backoffJitterFactor: 0
+            kcmNodeMonitorGraceDuration: 1h
+            dependentResourceInfos:
+              - ref: {kind: Deployment, name: kube-controller-manager, apiVersion: apps/v1}
+                scaleUp: {level: 0}
+                scaleDown: {level: 1}
+              - ref: {kind: Deployment, name: machine-controller-manager, apiVersion: apps/v1}
+                scaleUp: {level: 0}
+                scaleDown: {level: 0}
+              - ref: {kind: Deployment, name: cluster-autoscaler, apiVersion: apps/v1}
+                optional: true
+                scaleUp: {level: 0}
+                scaleDown: {level: 0}
+            """.formatted(SECRET);
 
     /** The ways a shoot can be broken, each with what its log line says. */
     enum BadInput {
@@ -126,6 +150,70 @@ class ProberBadInputIT {
         assertThat(prober.waitFor(30, TimeUnit.SECONDS)).as("stops on SIGTERM").isTrue();
     }
 
+    /**
+     * A healthy shoot whose three held-down dependents carry a garbage replicas annotation: every probe's
+     * scale-up fails on them (rightly: nothing is written), and each is warned about once, not once a probe;
+     * once the annotations are mended and the dependents scaled up, each is said to work again, once.
+     */
+    @Test
+    void aGarbageReplicasAnnotationOnAHeldDownDependentIsLoggedOnceAndOnceMoreWhenItClears(LocalControlPlane controlPlane)
+            throws Exception {
+        var shoot = shoot(controlPlane, "shoot--dev--garbage", 2);
+        shoot.createSecret(SECRET, Map.of("kubeconfig", controlPlane.selfContainedKubeconfig()));
+        Map<String, String> garbage = Map.of("kube-controller-manager", "abc", "machine-controller-manager", "-5",
+                "cluster-autoscaler", "99999999999");
+        garbage.forEach((dependent, value) -> {
+            try {
+                shoot.createDeployment(dependent, 0, Map.of(REPLICAS, value, MELTDOWN_PROTECTION, ""));
+            } catch (io.kubernetes.client.openapi.ApiException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        shoot.createCluster(ShootDocument.reconciled().gracePeriod("1h").toMap());
+        String ns = shoot.namespace();
+        Path dir = Files.createTempDirectory("dwd-garbage");
+        startProber(controlPlane, dir, CONFIG_OF_THREE);
+
+        await("ten probes of the shoot, each with its failed scale-up").atMost(AT_MOST).pollInterval(Duration.ofMillis(200))
+                .until(() -> logLines().stream().filter(line -> line.text().contains(ns + ": scale-up failed")).count() >= 10);
+        List<LogLine> lines = logLines();
+        garbage.forEach((dependent, value) -> assertThat(lines).filteredOn(line -> line.level().equals("WARN"))
+                .filteredOn(line -> line.text().contains(ns + ": scale-up could not scale apps/v1 Deployment " + dependent))
+                .as("%s, annotated %s: one warning", dependent, value).singleElement().extracting(LogLine::text).asString()
+                .contains("has the value \"" + value + "\""));
+        assertThat(lines).filteredOn(line -> line.level().equals("WARN") || line.level().equals("ERROR"))
+                .as("nothing else warned").hasSize(3);
+        garbage.keySet().forEach(dependent -> {
+            try {
+                assertThat(shoot.replicas(dependent)).as("%s never written", dependent).isZero();
+            } catch (io.kubernetes.client.openapi.ApiException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        for (String dependent : garbage.keySet()) {
+            shoot.annotate(dependent, REPLICAS, "2");
+        }
+        await("the dependents scaled up").atMost(AT_MOST).pollInterval(Duration.ofMillis(200))
+                .until(() -> garbage.keySet().stream().allMatch(dependent -> replicasOf(shoot, dependent) == 2));
+        await("each said to work again").atMost(AT_MOST).pollInterval(Duration.ofMillis(200))
+                .until(() -> logLines().stream().filter(line -> line.level().equals("INFO"))
+                        .filter(line -> line.text().contains(" works again, after ")).count() >= 3);
+        List<LogLine> after = logLines();
+        garbage.keySet().forEach(dependent -> assertThat(after).filteredOn(line -> line.level().equals("INFO"))
+                .filteredOn(line -> line.text().contains(ns + ": scale-up of apps/v1 Deployment " + dependent
+                        + " works again, after ")).as("%s cleared", dependent).hasSize(1));
+        assertThat(after).filteredOn(line -> line.level().equals("WARN")).as("no new warning").hasSize(3);
+    }
+
+    private static int replicasOf(SeedFixture shoot, String dependent) {
+        try {
+            return shoot.replicas(dependent);
+        } catch (io.kubernetes.client.openapi.ApiException e) {
+            return -1;
+        }
+    }
+
     private SeedFixture healthyShoot(LocalControlPlane controlPlane, String prefix) throws Exception {
         SeedFixture shoot = shoot(controlPlane, prefix, 2);
         shoot.createSecret(SECRET, Map.of("kubeconfig", controlPlane.selfContainedKubeconfig()));
@@ -201,7 +289,11 @@ class ProberBadInputIT {
     }
 
     private void startProber(LocalControlPlane controlPlane, Path dir) throws IOException {
-        Path config = Files.writeString(dir.resolve("prober-config.yaml"), CONFIG);
+        startProber(controlPlane, dir, CONFIG);
+    }
+
+    private void startProber(LocalControlPlane controlPlane, Path dir, String configText) throws IOException {
+        Path config = Files.writeString(dir.resolve("prober-config.yaml"), configText);
         Path kubeconfig = Files.writeString(dir.resolve("seed-kubeconfig.yaml"), controlPlane.kubeconfig());
         log = dir.resolve("prober.log");
         prober = new ProcessBuilder(REPOSITORY.resolve("dwd").toString(), "prober",

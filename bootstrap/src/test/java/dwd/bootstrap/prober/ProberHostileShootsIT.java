@@ -101,7 +101,7 @@ class ProberHostileShootsIT {
         await("the flood refused three times").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
                 .until(() -> {
                     healthz.add(prober.healthz());
-                    return floods.get() >= 3 && prober.log().contains(flooded.namespace() + ": lease probe failed (BAD_INPUT)");
+                    return floods.get() >= 3 && prober.log().contains(flooded.namespace() + ": lease probe failed (bad-input)");
                 });
         Instant watchFrom = Instant.now();
         int healthyRunsBefore = count(prober.log(), healthy.namespace() + ": lease probe: ");
@@ -118,7 +118,7 @@ class ProberHostileShootsIT {
         assertThat(count(log, healthy.namespace() + ": lease probe: ") - healthyRunsBefore)
                 .as("the healthy shoot probed every 2–2.4 s for %s", watched)
                 .isGreaterThanOrEqualTo((int) (watched.toMillis() / 2_400) - 2);
-        assertThat(log).contains(flooded.namespace() + ": lease probe failed (BAD_INPUT): shoot " + flooded.namespace())
+        assertThat(log).contains(flooded.namespace() + ": lease probe failed (bad-input): shoot " + flooded.namespace())
                 .contains("listing leases in kube-node-lease: refused: more than 10000 leases");
         assertThat(log).as("no run ended by an exception").doesNotContain("failed unexpectedly")
                 .doesNotContain("scheduled task failed").doesNotContain("OutOfMemoryError");

@@ -167,6 +167,14 @@ public final class SeedFixture implements AutoCloseable {
         createDeployment("cluster-autoscaler", 0, Map.of(replicas, "1", meltdown, ""));
     }
 
+    /** Sets one annotation of the Deployment, as an operator's {@code kubectl annotate --overwrite} would. */
+    void annotate(String deployment, String key, String value) throws ApiException {
+        var apps = new AppsV1Api(client);
+        String patch = new Gson().toJson(Map.of("metadata", Map.of("annotations", Map.of(key, value))));
+        PatchUtils.patch(Object.class, () -> apps.patchNamespacedDeployment(deployment, namespace, new V1Patch(patch))
+                .buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+    }
+
     /**
      * Sets the Deployment's ready replicas through the status subresource, as its controller would
      * (no controller runs on the local control plane, so a Deployment never becomes ready by itself).
@@ -183,7 +191,7 @@ public final class SeedFixture implements AutoCloseable {
      * {@code count} nodes whose leases are renewed like kubelets from now on, and the Cluster with
      * a grace period of 8 s (leases expire 6 s, 0.75 × 8 s, after their last renewal). Returns the nodes.
      */
-    List<String> createRenewingShoot(String kubeconfig, int count) throws ApiException {
+    public List<String> createRenewingShoot(String kubeconfig, int count) throws ApiException {
         createKubeconfigSecret(kubeconfig);
         createGardenerDependents();
         List<String> created = createNodes(count);

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 @WithLocalControlPlane
 class SeedHalfOpenIT {
 
-    /** The stated bound: kube-apiserver sends a bookmark a minute; 75 s without one is a dead connection. */
+    /** The stated bound: kube-apiserver ends every watch of dwd's within a minute; 75 s without a word is a dead connection. */
     private static final Duration SILENCE_BOUND = Duration.ofSeconds(75);
 
     @RegisterExtension
@@ -105,7 +105,7 @@ class SeedHalfOpenIT {
         await("the silence noticed").atMost(SILENCE_BOUND.plusSeconds(30)).pollInterval(Duration.ofMillis(500))
                 .until(() -> {
                     if (warned.get() == null && prober.log().contains("Deployments named kube-controller-manager: nothing"
-                            + " heard from seed API server " + proxy.url() + " for 1m15s, not even a bookmark")) {
+                            + " heard from seed API server " + proxy.url() + " for 1m15s, although it ends every watch within 1m0s")) {
                         warned.set(Instant.now());
                     }
                     return warned.get() != null && cacheAge(prober, "deployments").orElse(1e9) < 10;

@@ -2,8 +2,6 @@ package dwd.domain.status;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,9 +25,7 @@ final class KstatusRules {
 
     /** The result of the object's kind rule, or empty when its kind has none. */
     static Optional<KstatusResult> forKind(ObjectDocument object, List<KstatusCondition> conditions, Instant now) {
-        ObjectIdentity identity = object.identity();
-        String key = identity.group().isEmpty() ? identity.kind() : identity.group() + "/" + identity.kind();
-        KstatusResult result = switch (key) {
+        KstatusResult result = switch (ruleKey(object.identity())) {
             case "apps/Deployment", "extensions/Deployment" -> deployment(object, conditions);
             case "apps/StatefulSet" -> statefulSet(object);
             case "apps/ReplicaSet", "extensions/ReplicaSet" -> replicaSet(object, conditions);
@@ -44,6 +40,21 @@ final class KstatusRules {
             default -> null;
         };
         return Optional.ofNullable(result);
+    }
+
+    /**
+     * {@code group/Kind}, {@code Kind} for the core group, as kstatus builds it from the object's
+     * GroupVersionKind: an {@code apiVersion} Go cannot parse as a group and version (more than one
+     * slash) gives no GroupVersionKind at all, so no rule.
+     */
+    static String ruleKey(ObjectIdentity identity) {
+        String apiVersion = identity.apiVersion();
+        int slash = apiVersion.indexOf('/');
+        if (slash >= 0 && apiVersion.indexOf('/', slash + 1) >= 0) {
+            return "";
+        }
+        String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+        return group.isEmpty() ? identity.kind() : group + "/" + identity.kind();
     }
 
     private static KstatusResult deployment(ObjectDocument object, List<KstatusCondition> conditions) {
@@ -154,11 +165,10 @@ final class KstatusRules {
     private static KstatusResult daemonSet(ObjectDocument object) {
         // Unlike the generic rule, a DaemonSet without generations has not been seen by its controller.
         String kind = object.identity().kind();
-        if (Kstatus.lookUp("metadata.generation", () -> object.requiredTypeInteger("metadata.generation")).isEmpty()) {
+        if (Kstatus.nestedInt64(object, "metadata.generation").isEmpty()) {
             return KstatusResult.inProgress("NoGeneration", kind + " metadata.generation not found");
         }
-        if (Kstatus.lookUp("status.observedGeneration",
-                () -> object.requiredTypeInteger("status.observedGeneration")).isEmpty()) {
+        if (Kstatus.nestedInt64(object, "status.observedGeneration").isEmpty()) {
             return KstatusResult.inProgress("NoObservedGeneration", kind + " status.observedGeneration not found");
         }
         long desired = object.integer("status.desiredNumberScheduled", -1);
@@ -226,8 +236,7 @@ final class KstatusRules {
      * without the expected shape are skipped; kstatus itself would crash on them.
      */
     private static List<String> crashLoopingContainers(ObjectDocument object) {
-        List<?> statuses = Kstatus.lookUp("status.containerStatuses",
-                () -> object.requiredTypeList("status.containerStatuses"));
+        List<?> statuses = Kstatus.nestedList(object, "status.containerStatuses");
         var names = new ArrayList<String>();
         for (Object entry : statuses) {
             if (entry instanceof Map<?, ?> map) {
@@ -242,14 +251,13 @@ final class KstatusRules {
         return names;
     }
 
-    /** A missing or unreadable creationTimestamp counts as old, as in kstatus. */
+    /**
+     * A missing creationTimestamp, or one Go's RFC 3339 parser rejects, counts as old, as in kstatus
+     * (its zero time).
+     */
     private static boolean createdWithin(ObjectDocument object, Duration window, Instant now) {
         String created = object.string("metadata.creationTimestamp", "");
-        try {
-            return now.minus(window).isBefore(OffsetDateTime.parse(created).toInstant());
-        } catch (DateTimeParseException unreadable) {
-            return false;
-        }
+        return GoTimestamps.parseRfc3339(created).map(time -> now.minus(window).isBefore(time)).orElse(false);
     }
 
     private static KstatusResult service(ObjectDocument object) {

@@ -8,22 +8,29 @@ package dwd.domain.status;
 public final class MalformedObjectException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
-    private final String fieldPath;
-    private final String problem;
+    private final transient FieldProblem field;
 
     public MalformedObjectException(String fieldPath, String problem) {
-        super(fieldPath + ": " + problem);
-        this.fieldPath = fieldPath;
-        this.problem = problem;
+        this(new FieldProblem(fieldPath, problem));
+    }
+
+    public MalformedObjectException(FieldProblem field) {
+        super(field.describe());
+        this.field = field;
+    }
+
+    /** The field and what is wrong with it. */
+    public FieldProblem field() {
+        return field;
     }
 
     /** The dotted path of the field, with list indexes in brackets: {@code status.conditions[2].status}. */
     public String fieldPath() {
-        return fieldPath;
+        return field.fieldPath();
     }
 
     /** What is wrong with the field, without its path. */
     public String problem() {
-        return problem;
+        return field.problem();
     }
 }

@@ -45,15 +45,38 @@ public final class ObjectDocument {
 
     /**
      * The value at a dotted path, if every step is a mapping and the last key is present with a
-     * non-null value.
+     * non-null value. A null on the way or at the end reads as absent, as a typed Go object decodes it.
      *
      * @throws MalformedObjectException when a step on the way is present but not a mapping
      */
     public Optional<Object> field(String path) {
+        return Optional.ofNullable(nested(path).value());
+    }
+
+    /**
+     * Where a walk along a dotted path ends, as Go's {@code unstructured.NestedFieldNoCopy} walks:
+     * {@code found} when the last key is present, even with an explicit null as its value; not found
+     * when a key is missing or a step on the way is null.
+     *
+     * @param value the value found, null when not found or when the field is an explicit null
+     */
+    public record Nested(boolean found, Object value) {
+        static final Nested ABSENT = new Nested(false, null);
+    }
+
+    /**
+     * Walks a dotted path as Go's {@code unstructured.NestedFieldNoCopy} does (see {@link Nested}).
+     *
+     * @throws MalformedObjectException when a step on the way is present but not a mapping
+     */
+    public Nested nested(String path) {
         String[] keys = path.split("\\.");
         Object current = content;
         StringBuilder walked = new StringBuilder();
         for (String key : keys) {
+            if (current == null) {
+                return Nested.ABSENT;
+            }
             if (!(current instanceof Map<?, ?> map)) {
                 throw new MalformedObjectException(walked.toString(), "expected a mapping, found " + describe(current));
             }
@@ -61,12 +84,12 @@ public final class ObjectDocument {
                 walked.append('.');
             }
             walked.append(key);
-            current = map.get(key);
-            if (current == null) {
-                return Optional.empty();
+            if (!map.containsKey(key)) {
+                return Nested.ABSENT;
             }
+            current = map.get(key);
         }
-        return Optional.of(current);
+        return new Nested(true, current);
     }
 
     /** Like {@link #field(String)}, but a wrong type on the way counts as absent. */
@@ -142,6 +165,7 @@ public final class ObjectDocument {
     /** The value as a long if it is an integer type (see the class comment), else empty. */
     static Optional<Long> asInteger(Object value) {
         return switch (value) {
+            case null -> Optional.empty();
             case Integer i -> Optional.of(i.longValue());
             case Long l -> Optional.of(l);
             case Short s -> Optional.of(s.longValue());
@@ -154,7 +178,7 @@ public final class ObjectDocument {
     /** A short description of a value and its type, for error messages. */
     static String describe(Object value) {
         return switch (value) {
-            case null -> "nothing";
+            case null -> "null";
             case String text -> GoQuoting.quote(text) + " (a string)";
             case Boolean bool -> bool + " (a boolean)";
             case Map<?, ?> ignored -> "a mapping";

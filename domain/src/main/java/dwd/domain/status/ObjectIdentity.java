@@ -20,12 +20,6 @@ public record ObjectIdentity(String apiVersion, String kind, String namespace, S
         return namespace.isEmpty() ? kind + "/" + name : kind + "/" + namespace + "/" + name;
     }
 
-    /** The API group: the part of {@code apiVersion} before the slash, empty for the core group. */
-    public String group() {
-        int slash = apiVersion.indexOf('/');
-        return slash < 0 ? "" : apiVersion.substring(0, slash);
-    }
-
     @Override
     public String toString() {
         return describe();

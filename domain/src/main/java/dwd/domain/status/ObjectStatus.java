@@ -1,6 +1,7 @@
 package dwd.domain.status;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,39 +24,79 @@ public record ObjectStatus(long generation, long observedGeneration, List<Condit
     }
 
     /**
-     * Reads the status model from an object document. Absent fields are 0 or empty, as in the
-     * Go original; fields of the wrong type are reported, never guessed.
+     * Reads the status model from an object document as controller-check reads it, through the typed
+     * objects of Kubernetes' Go API: an absent or null field is 0 or empty (a condition without a type
+     * has the type {@code ""}, a null entry is an empty condition); a field of the wrong type makes its
+     * part unreadable, naming the field, and the other parts are still read.
+     */
+    public static StatusReading read(ObjectDocument document) {
+        var unreadable = new EnumMap<StatusInput, FieldProblem>(StatusInput.class);
+        long generation = readPart(StatusInput.GENERATION, unreadable, 0L,
+                () -> document.requiredTypeInteger("metadata.generation").orElse(0));
+        long observedGeneration = readPart(StatusInput.OBSERVED_GENERATION, unreadable, 0L,
+                () -> document.requiredTypeInteger("status.observedGeneration").orElse(0));
+        List<Condition> conditions = readPart(StatusInput.CONDITIONS, unreadable, List.of(), () -> conditions(document));
+        return new StatusReading(new ObjectStatus(generation, observedGeneration, conditions), unreadable);
+    }
+
+    /** Shorthand for {@code read(ObjectDocument.of(document))}. */
+    public static StatusReading read(Map<String, ?> document) {
+        return read(ObjectDocument.of(document));
+    }
+
+    /**
+     * Reads the status model, strictly.
      *
-     * @throws MalformedObjectException naming the first field that has the wrong type; a condition
-     *     entry must at least have a string {@code type}
+     * @throws MalformedObjectException naming the first field that cannot be read (see {@link #read})
      */
     public static ObjectStatus from(ObjectDocument document) {
-        long generation = document.requiredTypeInteger("metadata.generation").orElse(0);
-        long observedGeneration = document.requiredTypeInteger("status.observedGeneration").orElse(0);
-        List<?> entries = document.requiredTypeList("status.conditions");
-        List<Condition> conditions = new ArrayList<>(entries.size());
-        for (int index = 0; index < entries.size(); index++) {
-            String path = "status.conditions[" + index + "]";
-            if (!(entries.get(index) instanceof Map<?, ?> entry)) {
-                throw new MalformedObjectException(path, "expected a mapping, found " + ObjectDocument.describe(entries.get(index)));
+        StatusReading reading = read(document);
+        for (StatusInput input : StatusInput.values()) {
+            FieldProblem problem = reading.unreadable().get(input);
+            if (problem != null) {
+                throw new MalformedObjectException(problem);
             }
-            @SuppressWarnings("unchecked")
-            var fields = ObjectDocument.of((Map<String, ?>) entry);
-            String type = withPath(path, () -> fields.requiredTypeString("type"))
-                    .orElseThrow(() -> new MalformedObjectException(path + ".type", "missing; every condition needs a type"));
-            conditions.add(new Condition(
-                    type,
-                    withPath(path, () -> fields.requiredTypeString("status")).orElse(""),
-                    withPath(path, () -> fields.requiredTypeString("reason")).orElse(""),
-                    withPath(path, () -> fields.requiredTypeString("message")).orElse(""),
-                    withPath(path, () -> fields.requiredTypeInteger("observedGeneration")).orElse(0)));
         }
-        return new ObjectStatus(generation, observedGeneration, conditions);
+        return reading.status();
     }
 
     /** Shorthand for {@code from(ObjectDocument.of(document))}. */
     public static ObjectStatus from(Map<String, ?> document) {
         return from(ObjectDocument.of(document));
+    }
+
+    private static List<Condition> conditions(ObjectDocument document) {
+        List<?> entries = document.requiredTypeList("status.conditions");
+        List<Condition> conditions = new ArrayList<>(entries.size());
+        for (int index = 0; index < entries.size(); index++) {
+            String path = "status.conditions[" + index + "]";
+            Object entry = entries.get(index);
+            if (entry == null) {
+                conditions.add(new Condition("", "", "", "", 0));
+                continue;
+            }
+            if (!(entry instanceof Map<?, ?> map)) {
+                throw new MalformedObjectException(path, "expected a mapping, found " + ObjectDocument.describe(entry));
+            }
+            @SuppressWarnings("unchecked")
+            var fields = ObjectDocument.of((Map<String, ?>) map);
+            conditions.add(new Condition(
+                    withPath(path, () -> fields.requiredTypeString("type")).orElse(""),
+                    withPath(path, () -> fields.requiredTypeString("status")).orElse(""),
+                    withPath(path, () -> fields.requiredTypeString("reason")).orElse(""),
+                    withPath(path, () -> fields.requiredTypeString("message")).orElse(""),
+                    withPath(path, () -> fields.requiredTypeInteger("observedGeneration")).orElse(0)));
+        }
+        return conditions;
+    }
+
+    private static <T> T readPart(StatusInput input, Map<StatusInput, FieldProblem> unreadable, T unread, FieldRead<T> read) {
+        try {
+            return read.read();
+        } catch (MalformedObjectException e) {
+            unreadable.put(input, e.field());
+            return unread;
+        }
     }
 
     /** The first condition of that type. */

@@ -1,13 +1,17 @@
 package dwd.domain.status;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
  * The checks WARN0001–WARN0005 and FAIL0001–FAIL0010 as pure functions of an object's status and
- * the configured conditions. Each check guards itself; none depends on another having run.
+ * the configured conditions, and FAIL0000 for the parts of an object they cannot read. Each check
+ * guards itself; none depends on another having run.
  *
  * <p>The firing rules are those of the Go library controller-check (see
  * {@code docs/check.md} for each rule and for the places where dwd decides differently).
@@ -19,11 +23,50 @@ public final class StatusChecks {
 
     /** Runs every check in code order (warnings first) and returns those that fired. */
     public static List<Finding> checkAll(ObjectStatus status, CheckConditions conditions) {
+        return checkAll(StatusReading.of(status), conditions);
+    }
+
+    /**
+     * Runs every check whose inputs could be read, in code order (warnings first), and returns those
+     * that fired; each part that could not be read is a {@link CheckCode#FAIL0000} naming the field,
+     * what is wrong with it and the checks that did not run because of it.
+     */
+    public static List<Finding> checkAll(StatusReading reading, CheckConditions conditions) {
         var findings = new ArrayList<Finding>();
         for (CheckCode code : CheckCode.values()) {
-            check(code, status, conditions).ifPresent(findings::add);
+            if (code == CheckCode.FAIL0000) {
+                findings.addAll(unreadableParts(reading));
+            } else if (reading.canRun(code)) {
+                check(code, reading.status(), conditions).ifPresent(findings::add);
+            }
         }
         return List.copyOf(findings);
+    }
+
+    /** The finding for an object no check could read at all, e.g. a document that is not a mapping. */
+    public static Finding unreadable(FieldProblem problem) {
+        return new Finding(CheckCode.FAIL0000, CheckCode.FAIL0000.meaning() + ": " + problem.describe() + "; no check ran",
+                problem.fieldPath());
+    }
+
+    /** One FAIL0000 per distinct problem, in input order, naming the checks it kept from running. */
+    private static List<Finding> unreadableParts(StatusReading reading) {
+        var inputsByProblem = new LinkedHashMap<FieldProblem, Set<StatusInput>>();
+        for (StatusInput input : StatusInput.values()) {
+            FieldProblem problem = reading.unreadable().get(input);
+            if (problem != null) {
+                inputsByProblem.computeIfAbsent(problem, ignored -> EnumSet.noneOf(StatusInput.class)).add(input);
+            }
+        }
+        var findings = new ArrayList<Finding>();
+        inputsByProblem.forEach((problem, inputs) -> {
+            Stream<String> notRun = Stream.of(CheckCode.values())
+                    .filter(code -> code.inputs().stream().anyMatch(inputs::contains))
+                    .map(CheckCode::name);
+            findings.add(new Finding(CheckCode.FAIL0000, CheckCode.FAIL0000.meaning() + ": " + problem.describe()
+                    + "; not run" + list(notRun).orElse(""), problem.fieldPath()));
+        });
+        return findings;
     }
 
     /** Runs one check. */
@@ -34,6 +77,7 @@ public final class StatusChecks {
             case WARN0003 -> falseConditionPresent(status, Condition.RECONCILING);
             case WARN0004 -> falseConditionPresent(status, Condition.STALLED);
             case WARN0005 -> missingObservedGeneration(status);
+            case FAIL0000 -> Optional.empty(); // about reading, see checkAll(StatusReading, ...)
             case FAIL0001 -> negativeTrueWhileReady(status, conditions);
             case FAIL0002 -> status.has(Condition.READY) ? Optional.empty() : Optional.of("");
             case FAIL0003 -> readyNotFalseWhileTrue(status, Condition.RECONCILING);

@@ -27,6 +27,6 @@ final class Documents {
     }
 
     static List<Object> list(Object... items) {
-        return List.of(items);
+        return java.util.Arrays.asList(items); // nulls allowed: documents hold them
     }
 }

@@ -38,7 +38,11 @@ class KstatusTest {
     private static void assertResult(KstatusResult result, KstatusStatus status, String reason, String message) {
         assertThat(result.status()).isEqualTo(status);
         assertThat(result.message()).isEqualTo(message);
-        assertThat(result.reason()).contains(reason);
+        if (reason == null) {
+            assertThat(result.reason()).isEmpty();
+        } else {
+            assertThat(result.reason()).contains(reason);
+        }
     }
 
     @Nested
@@ -67,8 +71,8 @@ class KstatusTest {
             ((Map<String, Object>) object.get("metadata")).put("deletionTimestamp", 5);
             var result = kstatus(object);
             assertThat(result.status()).isEqualTo(KstatusStatus.UNKNOWN);
-            assertThat(result.message()).isEqualTo("looking up metadata.deletionTimestamp from resource: "
-                    + "metadata.deletionTimestamp: expected a string, found 5 (an integer)");
+            assertThat(result.message()).isEqualTo("metadata.deletionTimestamp: expected a string, found 5 (an integer)");
+            assertThat(result.unreadable()).contains(new FieldProblem("metadata.deletionTimestamp", "expected a string, found 5 (an integer)"));
         }
 
         @Test
@@ -89,7 +93,7 @@ class KstatusTest {
         void aNonIntegerGenerationIsAnError() {
             var object = object("example.com/v1", "Foo", map("name", "x", "generation", "2"), null, map("observedGeneration", 2));
             assertThat(kstatus(object).status()).isEqualTo(KstatusStatus.UNKNOWN);
-            assertThat(kstatus(object).message()).startsWith("looking up metadata.generation from resource: ");
+            assertThat(kstatus(object).message()).isEqualTo("metadata.generation: expected an integer, found \"2\" (a string)");
         }
 
         @Test
@@ -148,9 +152,81 @@ class KstatusTest {
         void malformedConditionsAreAnError() {
             var result = kstatus(custom(map("conditions", list(map("type", "Ready", "status", true)))));
             assertThat(result.status()).isEqualTo(KstatusStatus.UNKNOWN);
-            assertThat(result.message()).isEqualTo("reading status.conditions from resource: "
-                    + "status.conditions[0].status: expected a string, found true (a boolean)");
+            assertThat(result.message()).isEqualTo("status.conditions[0].status: expected a string, found true (a boolean); "
+                    + "YAML reads an unquoted True as a boolean, quote it: \"True\"");
             assertThat(kstatus(custom(map("conditions", "Ready"))).status()).isEqualTo(KstatusStatus.UNKNOWN);
+        }
+    }
+
+    /** Values kstatus reads differently from a lenient reader; each answer is kstatus' own (KstatusDifferentialTest). */
+    @Nested
+    class OddValues {
+
+        private Map<String, Object> withMetadata(Object... keysAndValues) {
+            var metadata = map("name", "x");
+            metadata.putAll(map(keysAndValues));
+            return object("example.com/v1", "Foo", metadata, null, map("observedGeneration", 2));
+        }
+
+        @Test
+        void anExplicitNullWhereKstatusLooksAValueUpIsUnknown() {
+            assertThat(kstatus(withMetadata("generation", null)).unreadable())
+                    .contains(new FieldProblem("metadata.generation", "expected an integer, found null"));
+            assertThat(kstatus(custom(map("observedGeneration", null))).unreadable())
+                    .contains(new FieldProblem("status.observedGeneration", "expected an integer, found null"));
+            assertThat(kstatus(withMetadata("deletionTimestamp", null)).unreadable())
+                    .contains(new FieldProblem("metadata.deletionTimestamp", "expected a string, found null"));
+        }
+
+        @Test
+        void aNullOnTheWayReadsAsAbsent() {
+            var object = object("example.com/v1", "Foo", map("name", "x", "generation", 2), null, null);
+            object.put("status", null);
+            assertResult(kstatus(object), KstatusStatus.CURRENT, null, "Resource is current");
+        }
+
+        @Test
+        void aStringObservedGenerationIsUnknownNamingTheField() {
+            var rollout = object("argoproj.io/v1alpha1", "Rollout", map("name", "web", "generation", 12), null,
+                    map("observedGeneration", "12"));
+            var result = kstatus(rollout);
+            assertThat(result.status()).isEqualTo(KstatusStatus.UNKNOWN);
+            assertThat(result.message()).isEqualTo("status.observedGeneration: expected an integer, found \"12\" (a string)");
+        }
+
+        @Test
+        void anApiVersionWithTwoSlashesHasNoKindRule() {
+            var deployment = object("apps/v1/extra", "Deployment", map("name", "d"), map("replicas", 3), map());
+            assertResult(kstatus(deployment), KstatusStatus.CURRENT, null, "Resource is current");
+            assertThat(KstatusRules.ruleKey(new ObjectIdentity("/", "Pod", "", "p"))).isEqualTo("Pod");
+            assertThat(KstatusRules.ruleKey(new ObjectIdentity("apps/v1", "Deployment", "", "d"))).isEqualTo("apps/Deployment");
+        }
+
+        @Test
+        void aConditionWithoutTypeAndANullEntryAreEmptyConditions() {
+            var object = custom(map("observedGeneration", 2, "conditions", list(
+                    map("status", "True"), null, condition("Ready", "False", "Waiting", "not yet"))));
+            assertResult(kstatus(object), KstatusStatus.IN_PROGRESS, "Waiting", "not yet");
+        }
+
+        @Test
+        void aNullContainerStatusesListIsUnknown() {
+            var pod = object("v1", "Pod", map("name", "p"), null, map("phase", "Running"));
+            ((Map<String, Object>) pod.get("status")).put("containerStatuses", null);
+            assertThat(kstatus(pod).unreadable()).map(FieldProblem::fieldPath).contains("status.containerStatuses");
+        }
+
+        @Test
+        void aCreationTimestampGoRejectsCountsAsOld() {
+            assertThat(unschedulablePodCreated("2999-01-01T00:00:00Z").status()).isEqualTo(KstatusStatus.IN_PROGRESS);
+            assertThat(unschedulablePodCreated("2999-01-01t00:00:00z").status()).isEqualTo(KstatusStatus.FAILED);
+            assertThat(unschedulablePodCreated("29999-01-01T00:00:00Z").status()).isEqualTo(KstatusStatus.FAILED);
+            assertThat(unschedulablePodCreated("2999-01-01T1:00:00,5+24:00").status()).isEqualTo(KstatusStatus.IN_PROGRESS);
+        }
+
+        private KstatusResult unschedulablePodCreated(String creationTimestamp) {
+            return kstatus(object("v1", "Pod", map("name", "p", "creationTimestamp", creationTimestamp), null,
+                    map("phase", "Pending", "conditions", list(condition("PodScheduled", "False", "Unschedulable", "")))));
         }
     }
 

@@ -68,7 +68,6 @@ class ObjectStatusTest {
                 .hasToString("FAIL0002 failure: Ready condition must always be present");
         assertThat(Severity.WARNING.word()).isEqualTo("warning");
         assertThat(new ObjectIdentity("v1", "Pod", "ns", "p")).hasToString("Pod/ns/p");
-        assertThat(new ObjectIdentity("/v1", "Odd", "", "o").group()).isEmpty();
     }
 
     @Test
@@ -111,16 +110,52 @@ class ObjectStatusTest {
                 .extracting(e -> ((MalformedObjectException) e).fieldPath()).isEqualTo("status.conditions[0].status");
     }
 
+    /** As controller-check's typed conditions read it: a missing type is the type "". */
     @Test
-    void aConditionWithoutTypeIsReported() {
-        assertThatThrownBy(() -> ObjectStatus.from(object(1, 1, List.of(Map.of("status", "True")))))
-                .hasMessage("status.conditions[0].type: missing; every condition needs a type");
+    void aConditionWithoutTypeHasTheEmptyType() {
+        assertThat(ObjectStatus.from(object(1, 1, List.of(Map.of("status", "True")))).conditions())
+                .containsExactly(new Condition("", "True", "", "", 0));
     }
 
     @Test
     void aConditionObservedGenerationOfTheWrongTypeIsReported() {
         assertThatThrownBy(() -> ObjectStatus.from(object(1, 1, List.of(Map.of("type", "Ready", "observedGeneration", 2.5)))))
                 .hasMessage("status.conditions[0].observedGeneration: expected an integer, found 2.5 (a decimal number)");
+    }
+
+    /** controller-check reads typed objects: an explicit null is the zero value, never an error. */
+    @Test
+    void explicitNullsReadAsZeroOrEmpty() {
+        var metadata = new HashMap<String, Object>();
+        metadata.put("generation", null);
+        var status = new HashMap<String, Object>();
+        status.put("observedGeneration", null);
+        var entry = new HashMap<String, Object>();
+        entry.put("type", "Ready");
+        entry.put("observedGeneration", null);
+        entry.put("reason", null);
+        status.put("conditions", java.util.Arrays.asList(entry, null));
+        var reading = ObjectStatus.read(Map.of("metadata", metadata, "status", status));
+        assertThat(reading.unreadable()).isEmpty();
+        assertThat(reading.status()).isEqualTo(new ObjectStatus(0, 0, List.of(
+                new Condition("Ready", "", "", "", 0), new Condition("", "", "", "", 0))));
+    }
+
+    @Test
+    void eachPartThatCannotBeReadIsNamedAndTheOthersAreStillRead() {
+        var reading = ObjectStatus.read(object(3, "3", List.of(Map.of("type", "Ready", "status", "True", "observedGeneration", 3))));
+        assertThat(reading.unreadable()).containsOnlyKeys(StatusInput.OBSERVED_GENERATION)
+                .containsValue(new FieldProblem("status.observedGeneration", "expected an integer, found \"3\" (a string)"));
+        assertThat(reading.status()).isEqualTo(new ObjectStatus(3, 0, List.of(new Condition("Ready", "True", "", "", 3))));
+        assertThat(reading.canRun(CheckCode.FAIL0006)).isFalse();
+        assertThat(reading.canRun(CheckCode.FAIL0008)).isTrue();
+    }
+
+    @Test
+    void aStatusThatIsNotAMappingMakesBothOfItsPartsUnreadable() {
+        var reading = ObjectStatus.read(Map.of("metadata", Map.of("generation", 2), "status", "broken"));
+        assertThat(reading.unreadable()).containsOnlyKeys(StatusInput.OBSERVED_GENERATION, StatusInput.CONDITIONS);
+        assertThat(reading.status().generation()).isEqualTo(2);
     }
 
     @Test
@@ -152,8 +187,6 @@ class ObjectStatusTest {
         var clusterScoped = ObjectDocument.of(Map.of("apiVersion", "v1", "kind", "Namespace",
                 "metadata", Map.of("name", "ns"))).identity();
         assertThat(namespaced.describe()).isEqualTo("Foo/ns/x");
-        assertThat(namespaced.group()).isEqualTo("example.com");
         assertThat(clusterScoped.describe()).isEqualTo("Namespace/ns");
-        assertThat(clusterScoped.group()).isEmpty();
     }
 }

@@ -580,4 +580,45 @@ class StatusChecksTest {
             assertThat(StatusChecks.highestPriorityNegative(status(ready(FALSE)), FETCH_FAILED)).isEmpty();
         }
     }
+
+    @Nested
+    class Fail0000UnreadableParts {
+
+        @Test
+        void aPartThatCannotBeReadIsOneFailureNamingTheFieldAndTheChecksThatDidNotRun() {
+            var reading = ObjectStatus.read(Documents.map(
+                    "metadata", Documents.map("generation", 12),
+                    "status", Documents.map("observedGeneration", "12", "conditions", Documents.list(
+                            Documents.map("type", "Available", "status", "True", "observedGeneration", 12)))));
+            List<Finding> findings = StatusChecks.checkAll(reading, FETCH_FAILED);
+            assertThat(findings).extracting(Finding::code).containsExactly(CheckCode.FAIL0000, CheckCode.FAIL0002);
+            assertThat(findings.getFirst().message()).isEqualTo("The object cannot be read as the checks need it: "
+                    + "status.observedGeneration: expected an integer, found \"12\" (a string); "
+                    + "not run: [FAIL0006 FAIL0007 FAIL0009 FAIL0010]");
+            assertThat(findings.getFirst().field()).isEqualTo("status.observedGeneration");
+            assertThat(findings.getFirst().severity()).isEqualTo(Severity.FAILURE);
+        }
+
+        @Test
+        void oneProblemThatKeepsTwoPartsFromBeingReadIsOneFinding() {
+            var reading = ObjectStatus.read(Documents.map("metadata", Documents.map("generation", 1), "status", "broken"));
+            List<Finding> findings = StatusChecks.checkAll(reading, FETCH_FAILED);
+            assertThat(findings).singleElement().extracting(Finding::message).isEqualTo(
+                    "The object cannot be read as the checks need it: status: expected a mapping, found \"broken\" (a string); "
+                            + "not run: [WARN0001 WARN0002 WARN0003 WARN0004 WARN0005 FAIL0001 FAIL0002 FAIL0003 FAIL0004 "
+                            + "FAIL0005 FAIL0006 FAIL0007 FAIL0008 FAIL0009 FAIL0010]");
+        }
+
+        @Test
+        void neverFiresOnAStatusThatWasRead() {
+            assertThat(StatusChecks.check(CheckCode.FAIL0000, status(), FETCH_FAILED)).isEmpty();
+        }
+
+        @Test
+        void anObjectNoCheckCouldReadIsOneFailure() {
+            Finding finding = StatusChecks.unreadable(new FieldProblem("", "expected an object, found a list"));
+            assertThat(finding.message()).isEqualTo(
+                    "The object cannot be read as the checks need it: expected an object, found a list; no check ran");
+        }
+    }
 }

@@ -61,25 +61,20 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     private final Scheduler scheduler;
     private final Listener listener;
     private final RandomGenerator random;
-    private final OutageLog outages;
     private final LongSupplier nanoTime;
+    private final LeaseAttempts attempts;
+    private final AttemptFailures failures;
 
     // Guarded by this. Monotonic readings in nanoseconds (*Nanos), wall-clock instants for display.
     private Role role = Role.NOT_STARTED;
-    private LeaseRecord observed;
-    private long observedAtNanos;
     /** When the last successful renewal's attempt began; meaningful while leading. */
     private long lastRenewNanos;
     private Instant lastContact;
     private long lastContactNanos;
     private Instant lastAttempt;
     private long lastAttemptNanos;
-    private String knownLeader = "";
     private Cancellable nextTick = () -> { };
     private Cancellable watchdog = () -> { };
-    /** Failed attempts in a row, and whether this elector warned about them (outages are the OutageLog's). */
-    private int failedAttempts;
-    private boolean warned;
 
     /**
      * @param scheduler its waits must be monotonic (a production scheduler's are); its {@code now()} dates
@@ -97,10 +92,11 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         this.listener = Objects.requireNonNull(listener, "listener");
         this.random = Objects.requireNonNull(random, "random");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
-        this.outages = outages;
         if (identity.isBlank()) {
             throw new IllegalArgumentException("the leader-election identity must not be empty");
         }
+        this.attempts = new LeaseAttempts(store, identity, timings, nanoTime);
+        this.failures = new AttemptFailures(store.describe(), timings.retryPeriod(), outages);
     }
 
     /** Starts competing for the lock. */
@@ -184,14 +180,14 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         }
         boolean succeeded;
         try {
-            succeeded = tryAcquireOrRenew(attemptAt, attemptAtNanos);
+            succeeded = attempts.acquireOrRenew(attemptAt, attemptAtNanos);
             contact(); // acquired, renewed, or held by another: a conclusive answer
         } catch (ApiFailure failure) {
             succeeded = false;
             if (failure.is(ApiFailure.Kind.CONFLICT)) {
                 contact(); // another candidate won the race: conclusive too
             }
-            attemptFailed(failure);
+            failures.failed(failure);
         } catch (RuntimeException unexpected) {
             succeeded = false;
             LOG.error("leader election: unexpected failure on Lease {}", store.describe(), unexpected);
@@ -204,7 +200,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
                 return;
             }
             if (succeeded) {
-                attemptSucceeded();
+                failures.succeeded();
                 // The write went out after the attempt began: counting the renewal from there errs on the safe side.
                 lastRenewNanos = attemptAtNanos;
                 if (role == Role.STANDBY) {
@@ -235,56 +231,13 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         }
     }
 
-    /**
-     * One line per streak of failures, not one per attempt: an unreachable server goes to the
-     * {@link OutageLog} (with the watches' failures); any other failure is a warning the first time
-     * and a debug line after. A lost race for the Lease (409) is routine: debug.
-     */
-    private void attemptFailed(ApiFailure failure) {
-        synchronized (this) {
-            failedAttempts++;
-        }
-        if (outages != null && OutageLog.isOutage(failure)) {
-            outages.unreachable(failure, timings.retryPeriod());
-            return;
-        }
-        boolean warn;
-        synchronized (this) {
-            warn = !warned && !failure.is(ApiFailure.Kind.CONFLICT);
-            warned |= warn;
-        }
-        if (warn) {
-            LOG.warn("leader election: Lease {} not acquired or renewed: {}; retrying every {} (repeats are logged at"
-                    + " debug level)", store.describe(), failure.getMessage(), GoDuration.format(timings.retryPeriod()));
-        } else {
-            LOG.debug("leader election: Lease {} not acquired or renewed: {}", store.describe(), failure.getMessage());
-        }
-    }
-
-    private void attemptSucceeded() {
-        int failed;
-        boolean hadWarned;
-        synchronized (this) {
-            failed = failedAttempts;
-            hadWarned = warned;
-            failedAttempts = 0;
-            warned = false;
-        }
-        if (hadWarned) {
-            LOG.info("leader election: Lease {} acquired or renewed again after {} failed attempts", store.describe(), failed);
-        }
-    }
-
     /** Half a retry period (plus up to 10 % jitter), or less if the observed holder's lease expires sooner. */
     private Duration standbyDelay() {
         Duration half = timings.retryPeriod().dividedBy(2);
         Duration delay = half.plusNanos((long) (half.toNanos() * 0.1 * random.nextDouble()));
-        if (observed != null && !observed.holderIdentity().isEmpty()) {
-            Duration untilExpiry = Duration.ofSeconds(observed.leaseDurationSeconds()).minus(since(observedAtNanos))
-                    .plusMillis(1);
-            if (untilExpiry.isPositive() && untilExpiry.compareTo(delay) < 0) {
-                delay = untilExpiry;
-            }
+        Optional<Duration> untilExpiry = attempts.untilObservedHolderExpires();
+        if (untilExpiry.isPresent() && untilExpiry.get().isPositive() && untilExpiry.get().compareTo(delay) < 0) {
+            delay = untilExpiry.get();
         }
         return delay;
     }
@@ -317,52 +270,6 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         listener.stoppedLeading();
     }
 
-    /**
-     * client-go's tryAcquireOrRenew: true when this process holds the lock afterwards.
-     *
-     * @param now      the wall-clock time written as the Lease's renewTime (and acquireTime)
-     * @param nowNanos the same moment on the monotonic clock, against which the observed record expires
-     */
-    private boolean tryAcquireOrRenew(Instant now, long nowNanos) {
-        int durationSeconds = (int) timings.leaseDuration().toSeconds();
-        Optional<LeaseRecord> current = store.get();
-        long readAt = nanoTime.getAsLong();
-        if (current.isEmpty()) {
-            LeaseRecord created = store.create(new LeaseRecord(identity, durationSeconds, Optional.of(now),
-                    Optional.of(now), 0, Optional.empty()));
-            observe(created, nanoTime.getAsLong());
-            return true;
-        }
-        LeaseRecord old = current.get();
-        synchronized (this) {
-            if (!old.sameContentAs(observed)) {
-                observe(old, readAt);
-            }
-            boolean heldByOther = !old.holderIdentity().isEmpty() && !old.holderIdentity().equals(identity);
-            if (heldByOther && observedAtNanos + Duration.ofSeconds(old.leaseDurationSeconds()).toNanos() - nowNanos > 0) {
-                return false;
-            }
-        }
-        boolean renewal = old.holderIdentity().equals(identity);
-        LeaseRecord desired = new LeaseRecord(identity, durationSeconds,
-                renewal ? old.acquireTime().or(() -> Optional.of(now)) : Optional.of(now), Optional.of(now),
-                renewal ? old.leaseTransitions() : old.leaseTransitions() + 1, old.resourceVersion());
-        LeaseRecord stored = store.update(desired);
-        observe(stored, nanoTime.getAsLong());
-        return true;
-    }
-
-    private synchronized void observe(LeaseRecord record, long atNanos) {
-        observed = record;
-        observedAtNanos = atNanos;
-        if (!record.holderIdentity().equals(knownLeader)) {
-            knownLeader = record.holderIdentity();
-            if (!knownLeader.isEmpty() && !knownLeader.equals(identity)) {
-                LOG.info("leader election: the leader of Lease {} is {}", store.describe(), knownLeader);
-            }
-        }
-    }
-
     private synchronized void contact() {
         lastContact = scheduler.now();
         lastContactNanos = nanoTime.getAsLong();
@@ -375,25 +282,15 @@ public final class LeaderElector implements Leadership, AutoCloseable {
      */
     @Override
     public void close() {
-        LeaseRecord release;
         synchronized (this) {
             boolean wasLeading = role == Role.LEADING;
             role = Role.CLOSED;
             nextTick.cancel();
             watchdog.cancel();
-            if (!wasLeading || observed == null) {
+            if (!wasLeading) {
                 return;
             }
-            Instant now = scheduler.now();
-            release = new LeaseRecord("", 1, Optional.of(now), Optional.of(now), observed.leaseTransitions(),
-                    observed.resourceVersion());
         }
-        try {
-            store.update(release);
-            LOG.info("leader election: {} released Lease {}", identity, store.describe());
-        } catch (RuntimeException e) {
-            LOG.warn("leader election: could not release Lease {} (a standby takes over when it expires): {}",
-                    store.describe(), e.getMessage());
-        }
+        attempts.release(scheduler.now());
     }
 }

@@ -2,9 +2,12 @@ package dwd.adapters.k8s.prober;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dwd.adapters.k8s.AnswerOutOfBounds;
+import dwd.adapters.k8s.MalformedAnswer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -32,8 +35,10 @@ final class BoundedList<T> {
 
     /** Kubernetes supports 5,000 nodes per cluster; a list of more than twice that is no shoot's nodes or leases. */
     static final int MAX_ITEMS = 10_000;
-    /** Enough pages for {@link #MAX_ITEMS} at the page size asked for, and a few short ones. */
-    static final int MAX_PAGES = MAX_ITEMS / KubernetesShootApi.PAGE_SIZE + 5;
+    /** The items a page is asked for: a large shoot's nodes are never all in memory as JSON at once. */
+    static final int PAGE_SIZE = 500;
+    /** Enough pages for {@link #MAX_ITEMS} at {@link #PAGE_SIZE}, and a few short ones. */
+    static final int MAX_PAGES = MAX_ITEMS / PAGE_SIZE + 5;
     /** A real node's JSON is 10–40 KB (most of it images and managed fields, skipped unread). */
     static final long MAX_BYTES = 256L * 1024 * 1024;
     /** No field of a Kubernetes object is longer (an object is at most 1.5 MiB, all annotations at most 256 KiB). */
@@ -94,13 +99,29 @@ final class BoundedList<T> {
     void beforeNextPage() {
         if (pages >= MAX_PAGES) {
             throw new AnswerOutOfBounds("more than " + MAX_PAGES + " pages of " + what + " (each page carried a continue"
-                    + " token); a probe reads at most " + MAX_ITEMS + " items, " + KubernetesShootApi.PAGE_SIZE
+                    + " token); a probe reads at most " + MAX_ITEMS + " items, " + PAGE_SIZE
                     + " a page");
         }
     }
 
-    /** Reads one page's items into the list; returns the page's continue token, if another page follows. */
+    /**
+     * Reads one page's items into the list; returns the page's continue token, if another page follows.
+     * What the parser refuses is reported in dwd's terms, whatever JSON library reads the page: beyond its
+     * constraints as {@link AnswerOutOfBounds}, malformed as {@link MalformedAnswer}.
+     *
+     * @throws IOException when the transport fails while the page streams in
+     */
     Optional<String> readPage(InputStream body) throws IOException {
+        try {
+            return readPageWithJackson(body);
+        } catch (StreamConstraintsException refused) {
+            throw new AnswerOutOfBounds("the answer goes beyond what dwd reads (" + refused.getOriginalMessage() + ")");
+        } catch (JsonProcessingException malformed) {
+            throw new MalformedAnswer(malformed.getOriginalMessage(), malformed);
+        }
+    }
+
+    private Optional<String> readPageWithJackson(InputStream body) throws IOException {
         pages++;
         Optional<String> token = Optional.empty();
         try (JsonParser parser = JSON.createParser(body)) {

@@ -105,7 +105,8 @@ public final class ClusterWatch implements AutoCloseable {
 
     /**
      * Decodes each event and hands it on; a failing receiver is logged (by the watch) and does not stop it.
-     * Settings the prober ignores are warned about once per Cluster while they stay the same.
+     * Settings the prober ignores are warned about once per Cluster while they stay the same, and said
+     * once when none is left.
      */
     private static final class Handler implements ListWatch.Handler<JsonObject> {
         private final ClusterEvents events;
@@ -138,6 +139,9 @@ public final class ClusterWatch implements AutoCloseable {
             List<String> before = ignored.isEmpty() ? warned.remove(name) : warned.put(name, ignored);
             if (!ignored.equals(before)) {
                 ignored.forEach(setting -> LOG.warn("{}: {}", name, setting));
+                if (ignored.isEmpty() && before != null && !before.isEmpty()) {
+                    LOG.info("{}: no setting of the Cluster is ignored any more", name);
+                }
             }
         }
     }

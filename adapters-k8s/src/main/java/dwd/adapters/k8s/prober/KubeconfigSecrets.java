@@ -49,6 +49,7 @@ final class KubeconfigSecrets implements AutoCloseable {
     private final WatchReports reports;
     private final Map<String, SecretWatch> watches = new ConcurrentHashMap<>();
     private final RecentCopies<KubeconfigSecret> reads = new RecentCopies<>();
+    private final CacheTrust<CacheTrust.Written> trust = CacheTrust.forSlowlyChanging();
     private volatile boolean closed;
 
     /** @param reports where the watches report an unreachable seed and that they run (the process's) */
@@ -88,8 +89,8 @@ final class KubeconfigSecrets implements AutoCloseable {
     }
 
     /**
-     * The secret as the cache holds it, while the cache is trusted or its copy recent
-     * ({@link RecentCopies#youngEnough}); starts the cache for {@code name} on first use.
+     * The secret as the cache holds it, when {@link CacheTrust} lets its copy answer (the cache is trusted or
+     * its copy recent); starts the cache for {@code name} on first use.
      */
     Optional<KubeconfigSecret> cached(String namespace, String name) {
         if (closed) {
@@ -97,11 +98,14 @@ final class KubeconfigSecrets implements AutoCloseable {
                     "reading secret " + namespace + "/" + name + ": the shoot clients are closed");
         }
         ListWatch<KubeconfigSecret> cache = watches.computeIfAbsent(name, this::startWatch).watch();
-        if (cache.hasSynced()) {
-            reads.forget();
-            return cache.get(namespace, name);
-        }
-        return RecentCopies.youngEnough(cache) ? cache.get(namespace, name) : Optional.empty();
+        return switch (trust.use(cache)) {
+            case CACHE -> {
+                reads.forget();
+                yield cache.get(namespace, name);
+            }
+            case RECENT_COPY -> cache.get(namespace, name);
+            case SERVER -> Optional.empty();
+        };
     }
 
     /**

@@ -21,11 +21,11 @@ import java.util.function.Supplier;
 
 /**
  * The machine-controller-manager {@code Machine}s ({@code machine.sapcloud.io/v1alpha1}) of every
- * shoot namespace of the seed, from one watch over all namespaces. While the watch has not proven
- * itself alive ({@link ListWatch#hasSynced()}: a silent connection, a loop that failed), a probe takes
- * the cache's copy if it was current within {@link RecentCopies#LIMIT}, else reads its namespace's
- * Machines from the API server, at most once per that limit ({@link RecentCopies}); when the seed
- * answers no such read, the cache's copy is taken whatever its age.
+ * shoot namespace of the seed, from one watch over all namespaces. Whether the cache answers is
+ * {@link CacheTrust}'s rule: while the watch has proven itself alive, or its copy was current within
+ * {@link RecentCopies#LIMIT}; otherwise a probe reads its namespace's Machines from the API server, at
+ * most once per that limit ({@link RecentCopies}), and when the seed answers no such read, the cache's
+ * copy is taken whatever its age.
  */
 public final class KubernetesMachines implements Machines, AutoCloseable {
 
@@ -37,6 +37,7 @@ public final class KubernetesMachines implements Machines, AutoCloseable {
     private final CustomObjectsApi custom;
     private final ListWatch<Machine> watch;
     private final RecentCopies<List<Machine>> reads = new RecentCopies<>();
+    private final CacheTrust<CacheTrust.Written> trust = CacheTrust.forSlowlyChanging();
 
     /**
      * @param newSeedClient makes a new client for the seed; this cache owns the one it takes
@@ -76,15 +77,14 @@ public final class KubernetesMachines implements Machines, AutoCloseable {
      */
     @Override
     public List<Machine> inNamespace(String namespace) {
-        List<Machine> machines;
-        if (watch.hasSynced()) {
-            reads.forget();
-            machines = watch.inNamespace(namespace);
-        } else if (RecentCopies.youngEnough(watch)) {
-            machines = watch.inNamespace(namespace);
-        } else {
-            machines = reads.get(namespace, () -> readOrLastKnown(namespace));
-        }
+        List<Machine> machines = switch (trust.use(watch)) {
+            case CACHE -> {
+                reads.forget();
+                yield watch.inNamespace(namespace);
+            }
+            case RECENT_COPY -> watch.inNamespace(namespace);
+            case SERVER -> reads.get(namespace, () -> readOrLastKnown(namespace));
+        };
         return machines.stream()
                 .sorted(Comparator.comparing(Machine::name))
                 .toList();

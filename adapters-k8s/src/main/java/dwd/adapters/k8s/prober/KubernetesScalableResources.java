@@ -21,6 +21,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Scale;
 import io.kubernetes.client.openapi.models.V1ScaleSpec;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -41,6 +42,9 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
      * (docs/decisions-prober.md, "seed scale requests a few dozen at a time").
      */
     static final int CONCURRENT_REQUESTS = 32;
+
+    /** The most {@link #awaitDependentCaches} waits: a seed lists three dependents' objects in well under a second. */
+    public static final Duration FIRST_LIST_WAIT = Duration.ofSeconds(10);
 
     private final ConcurrencyBound bound = new ConcurrencyBound(CONCURRENT_REQUESTS);
     private final ApiClient client;
@@ -105,15 +109,29 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
                         () -> JsonCalls.execute(endpoint.readScale(namespace, ref.name()), timeout)));
         return scale.map(found -> new ScalableResource(ref,
                 JsonFields.stringMap(object.get(), "metadata", "annotations"),
-                replicas(found, "spec", "replicas"), // omitted by the server in a Scale at 0
-                replicas(object.get(), "status", "readyReplicas"),
-                version(object.get())));
+                DependentFields.replicas(found, "spec", "replicas"), // omitted by the server in a Scale at 0
+                DependentFields.replicas(object.get(), "status", "readyReplicas"),
+                DependentFields.version(object.get())));
     }
 
-    /** From watches over the seed's Deployments and StatefulSets of the dependents' names ({@link DependentsCache}). */
+    /**
+     * From watches over the seed's Deployments and StatefulSets of the dependents' names ({@link DependentsCache}),
+     * when {@link CacheTrust} lets their copies decide; never waits for a watch.
+     */
     @Override
     public Optional<ScalableResource> cached(String namespace, ResourceRef ref) {
         return cache.get(namespace, ref);
+    }
+
+    /**
+     * Starts the watches of the dependents {@code refs} and waits for their first lists, at most
+     * {@link #FIRST_LIST_WAIT} in all: before the first probe, so that the healthy shoots' first checks,
+     * which all come within seconds, find the cache filled rather than each read the seed.
+     *
+     * @return whether every watch is trusted then (if not, checks read the seed until it is)
+     */
+    public boolean awaitDependentCaches(Collection<ResourceRef> refs) throws InterruptedException {
+        return cache.awaitFirstLists(refs, FIRST_LIST_WAIT);
     }
 
     /**
@@ -180,7 +198,7 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
      * @return that version
      */
     private String wrote(String namespace, ResourceRef ref, JsonObject answer) {
-        String version = version(answer);
+        String version = DependentFields.version(answer);
         if (dryRun == null) {
             cache.wrote(namespace, ref, version);
         }
@@ -227,17 +245,6 @@ public final class KubernetesScalableResources implements ScalableResources, Aut
             patch.add("spec", spec);
         }
         return patch.toString(); // JsonElement.toString keeps nulls, which remove keys in a merge patch
-    }
-
-    static int replicas(JsonObject object, String... path) {
-        return JsonFields.integer(object, path)
-                .map(count -> (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, count)))
-                .orElse(0);
-    }
-
-    static String version(JsonObject object) {
-        return JsonFields.string(object, "metadata", "resourceVersion")
-                .orElseThrow(() -> new ApiFailure(ApiFailure.Kind.INVALID, "the server sent an object without a resourceVersion"));
     }
 
     private static Optional<JsonObject> absentIfNotFound(Supplier<JsonObject> read) {

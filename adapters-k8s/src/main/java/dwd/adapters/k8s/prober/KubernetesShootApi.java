@@ -47,8 +47,6 @@ import okhttp3.OkHttpClient;
 final class KubernetesShootApi implements ShootApi {
 
     static final String NODE_LEASE_NAMESPACE = "kube-node-lease";
-    /** Lists are read in pages, so a large shoot's nodes are never all in memory as JSON at once. */
-    static final int PAGE_SIZE = 500;
     /** A {@code /version} answer is a few hundred bytes. */
     static final long MAX_VERSION_BYTES = 64 * 1024;
 
@@ -110,14 +108,14 @@ final class KubernetesShootApi implements ShootApi {
     public List<Node> nodes() {
         CoreV1Api core = new CoreV1Api(client);
         return listAll(new BoundedList<>("nodes", KubernetesShootApi::readNode),
-                token -> core.listNode().limit(PAGE_SIZE)._continue(token).buildCall(null));
+                token -> core.listNode().limit(BoundedList.PAGE_SIZE)._continue(token).buildCall(null));
     }
 
     @Override
     public List<NodeLease> nodeLeases() {
         CoordinationV1Api coordination = new CoordinationV1Api(client);
         var list = new BoundedList<>("leases in " + NODE_LEASE_NAMESPACE, KubernetesShootApi::readLease);
-        listedLeases = listAll(list, token -> coordination.listNamespacedLease(NODE_LEASE_NAMESPACE).limit(PAGE_SIZE)
+        listedLeases = listAll(list, token -> coordination.listNamespacedLease(NODE_LEASE_NAMESPACE).limit(BoundedList.PAGE_SIZE)
                 ._continue(token).buildCall(null));
         listedLeasesVersion = list.resourceVersion();
         return listedLeases;

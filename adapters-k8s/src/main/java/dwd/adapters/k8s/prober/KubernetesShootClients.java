@@ -19,6 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import okhttp3.ConnectionPool;
 import okhttp3.Dns;
 import okhttp3.OkHttpClient;
@@ -40,7 +42,7 @@ import okhttp3.OkHttpClient;
  */
 public final class KubernetesShootClients implements ShootClients, AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(KubernetesShootClients.class.getName());
+    private static final Logger LOG = LogManager.getLogger();
 
     /** A client no probe run used for this long is dropped (its shoot was deleted, hibernated, moved). */
     static final Duration IDLE_EVICTION = Duration.ofMinutes(10);
@@ -126,7 +128,7 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
             List<NodeLease> listed, Optional<String> version, Runnable changed) {
         if (leaseWatches.size() >= MAX_LEASE_WATCHES) {
             if (leaseWatchLimitLogged.compareAndSet(false, true)) {
-                LOG.log(System.Logger.Level.WARNING, "the node leases of " + MAX_LEASE_WATCHES + " scaled-down shoots"
+                LOG.warn("the node leases of " + MAX_LEASE_WATCHES + " scaled-down shoots"
                         + " are watched, the most at once: " + namespace + " and further shoots recover at their next"
                         + " probe run (logged once)");
             }

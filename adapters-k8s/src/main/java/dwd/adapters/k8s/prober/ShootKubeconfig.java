@@ -3,6 +3,7 @@ package dwd.adapters.k8s.prober;
 import dwd.adapters.k8s.input.TextInput;
 import dwd.adapters.k8s.input.UnusableInput;
 import dwd.adapters.k8s.input.YamlParsers;
+import dwd.adapters.k8s.tls.ServerCertificateCheck;
 import dwd.application.port.out.ApiFailure;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
@@ -83,16 +84,18 @@ final class ShootKubeconfig {
         }
         ApiClient client;
         SSLContext tls;
+        X509TrustManager trust;
         try {
             client = ClientBuilder.kubeconfig(config).build();
-            tls = tlsContext(client);
+            trust = serverCheck(client);
+            tls = tlsContext(client, trust);
         } catch (Exception unusable) {
-            // The exception's message may quote credentials: name only its kind.
-            throw badInput(where + ": its credentials or certificates cannot be used ("
-                    + unusable.getClass().getSimpleName() + ")");
+            // The exception's message may quote credentials: say only what could not be read.
+            throw badInput(where + ": its credentials or certificates cannot be used (" + (unusable instanceof
+                    GeneralSecurityException ? "a certificate or key in it is not valid PEM, or does not match"
+                    : "a certificate, key or token in it cannot be read") + ")");
         }
         long millis = Math.max(1, timeout.toMillis());
-        X509TrustManager trust = client.getHttpClient().x509TrustManager();
         client.setHttpClient(client.getHttpClient().newBuilder()
                 .sslSocketFactory(tls.getSocketFactory(), trust)
                 // A pool without idle connections, and HTTP/1.1 so that no two concurrent requests
@@ -116,11 +119,19 @@ final class ShootKubeconfig {
      * enough for the next probe run's connection to resume the TLS session, where the default cache
      * would keep every run's session (up to 20,480 of them, for a day).
      */
-    private static SSLContext tlsContext(ApiClient client) throws GeneralSecurityException {
+    private static SSLContext tlsContext(ApiClient client, X509TrustManager trust) throws GeneralSecurityException {
         SSLContext context = SSLContext.getInstance("TLS");
-        context.init(client.getKeyManagers(), new TrustManager[] {client.getHttpClient().x509TrustManager()}, null);
+        context.init(client.getKeyManagers(), new TrustManager[] {trust}, null);
         context.getClientSessionContext().setSessionCacheSize(1);
         return context;
+    }
+
+    /**
+     * The check of the shoot's certificate: the kubeconfig's trust and the client's host-name rule, run
+     * during the handshake so that a refused certificate is named (unknown authority, dates, names).
+     */
+    private static ServerCertificateCheck serverCheck(ApiClient client) {
+        return new ServerCertificateCheck(client.getHttpClient().x509TrustManager(), client.getHttpClient().hostnameVerifier());
     }
 
     private static KubeConfig parse(byte[] document, String secret) {
@@ -144,8 +155,8 @@ final class ShootKubeconfig {
                     + (mark == null ? "" : " at line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1))
                     + ")");
         } catch (RuntimeException notAKubeconfig) {
-            throw badInput(secret + ": the kubeconfig is not a kubeconfig document ("
-                    + notAKubeconfig.getClass().getSimpleName() + ")");
+            throw badInput(secret + ": the kubeconfig is not a kubeconfig document (its fields do not have the"
+                    + " types a kubeconfig's have)");
         }
         if (config == null) {
             throw badInput(secret + ": the kubeconfig is empty");

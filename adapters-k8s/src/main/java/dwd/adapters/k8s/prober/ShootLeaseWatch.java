@@ -23,6 +23,8 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import okhttp3.Call;
 import okhttp3.OkHttpClient;
 
@@ -46,7 +48,7 @@ import okhttp3.OkHttpClient;
  */
 final class ShootLeaseWatch implements NodeLeaseWatch {
 
-    private static final System.Logger LOG = System.getLogger(ShootLeaseWatch.class.getName());
+    private static final Logger LOG = LogManager.getLogger();
 
     /** How long the server keeps one watch request open. */
     static final int WATCH_SECONDS = 300;
@@ -150,7 +152,7 @@ final class ShootLeaseWatch implements NodeLeaseWatch {
                 long millis = gone && failures == 0 ? 0 : Math.min(LONGEST_BACKOFF.toMillis(), 1000L << Math.min(failures, 10));
                 failures++;
                 Exception reported = failure;
-                LOG.log(System.Logger.Level.DEBUG, () -> shoot + ": watching the node leases failed ("
+                LOG.debug(() -> shoot + ": watching the node leases failed ("
                         + describe(reported) + "); again in " + millis + " ms, from a new list");
                 closed.await(millis + ThreadLocalRandom.current().nextLong(millis / 5 + 1), TimeUnit.MILLISECONDS);
             }
@@ -180,7 +182,7 @@ final class ShootLeaseWatch implements NodeLeaseWatch {
             String continueToken = token.orElse(null);
             list.beforeNextPage();
             Call call = send(coordination.listNamespacedLease(KubernetesShootApi.NODE_LEASE_NAMESPACE)
-                    .limit(KubernetesShootApi.PAGE_SIZE)._continue(continueToken).buildCall(null));
+                    .limit(BoundedList.PAGE_SIZE)._continue(continueToken).buildCall(null));
             token = JsonCalls.execute(call, Duration.ofNanos(remaining), list::readPage);
         } while (token.isPresent());
         leases.clear();

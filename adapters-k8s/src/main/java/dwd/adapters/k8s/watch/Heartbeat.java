@@ -10,10 +10,10 @@ import java.util.function.LongSupplier;
 
 /**
  * When a list-watch last heard from its server (a listed object, a watch event, a bookmark, the
- * headers of an answer), on the monotonic clock, and the check that cuts a request that stays
- * silent for longer than the bound. A watch asks for bookmarks, which kube-apiserver's watch cache
- * sends about once a minute when nothing changes; a watch that hears nothing for longer is on a
- * connection that died without closing.
+ * headers of an answer, the end of a watch), on the monotonic clock, and the check that cuts a
+ * request that stays silent for longer than the bound. Every watch asks the server to end it within
+ * a shorter time ({@code timeoutSeconds}), which kube-apiserver does whether or not anything changed:
+ * a request that hears nothing for longer is on a connection that died without closing.
  */
 final class Heartbeat {
 

@@ -1,61 +1,42 @@
 package dwd.adapters.k8s.watch;
 
 import com.google.gson.JsonObject;
-import dwd.adapters.k8s.watch.WatchCache.Key;
-import dwd.adapters.k8s.watch.WatchCalls.Expired;
-import dwd.adapters.k8s.watch.WatchCalls.Silent;
-import dwd.application.port.out.ApiFailure;
-import dwd.domain.time.SaturatingTime;
 import io.kubernetes.client.openapi.ApiException;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import okhttp3.Call;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
 
 /**
  * Lists a kind of object, then watches it from the list's resourceVersion, and keeps a cache of
  * what it saw: client-go's reflector and informer, reduced to what dwd needs, on one virtual thread.
  * Every watch of the seed is one: Clusters, Machines, shoot-access Secrets, dependents,
- * EndpointSlices and the weeder's pods.
- * <ul>
- * <li>The first list is served from the API server's watch cache ({@code resourceVersion=0}); every
- *     object is then reported as changed. A watch that ends normally (the server closes it after
- *     its timeout) is resumed from the last resourceVersion seen, without a list; one the server
- *     answers with 410 Gone is followed by a fresh, consistent list ({@code resourceVersion=""}), after
- *     which vanished objects are reported deleted and the others changed.</li>
- * <li>Failures are retried with exponential back-off ({@link Backoff}), or after the server's
- *     {@code Retry-After} when that is longer, up to the longest back-off; a watch that ends at once,
- *     without an event, counts as a failure. They are logged by {@link WatchFailureLog}.</li>
- * <li>The cache proves it is alive: watches ask for bookmarks, which kube-apiserver's watch cache
- *     sends about once a minute when nothing changes, and a request that hears nothing (no object,
- *     event or bookmark) for longer than {@link WatchOptions#silenceBound()} is cut, and the objects
- *     are listed afresh on a new connection ({@link Heartbeat}, {@link WatchCalls}). An unexpected
- *     exception in the loop is logged and the loop goes on, with back-off, from a fresh list; whatever
- *     ends the loop otherwise (an {@link Error}, or a failure while handling a failure) marks it
- *     dead, which {@link RunningWatches#dead()} reports. The cache counts as
- *     {@linkplain #hasSynced() synced} only from a complete list on, and only while it has heard
- *     from its server within the bound and its loop runs: readers then ask the server instead.</li>
- * </ul>
- * Objects are read as plain JSON ({@link WatchCalls}) and turned into {@code T} by the caller's
- * decoder, which may keep as little as it needs ({@link WatchCache}); the client-java models are not
- * involved, so a server newer than the client cannot break a watch. The handler runs on the watch's
- * thread, in event order; it must be quick and must not throw (a throw is logged and the object
- * skipped).
+ * EndpointSlices and the weeder's pods. This class is what its users see; the parts are its loop
+ * ({@link WatchLoop}: list, watch, back-off, relist), the requests ({@link WatchCalls}), the cache
+ * ({@link WatchCache}), what the loop logs ({@link WatchFailureLog}) and what readers may know of the
+ * cache's liveness ({@link CacheLiveness}).
+ *
+ * <p>The cache proves it is alive: each watch asks the server to end it within
+ * {@link WatchOptions#watchTimeout()} (a minute), which kube-apiserver does whatever else it sends,
+ * so a request that hears nothing (no object, event, bookmark or end) for longer than
+ * {@link WatchOptions#silenceBound()} is on a dead connection: it is cut, and the objects are listed
+ * afresh on a new connection. An unexpected exception in the loop is logged and the loop goes on,
+ * with back-off, from a fresh list; whatever ends the loop otherwise marks it dead, which
+ * {@link RunningWatches#dead()} reports. The cache counts as {@linkplain #hasSynced() synced} only
+ * from a complete list on, and only while it has heard from its server within the bound and its loop
+ * runs: readers then ask the server instead.
+ *
+ * <p>Objects are read as plain JSON and turned into {@code T} by the caller's decoder, which may keep
+ * as little as it needs; the client-java models are not involved, so a server newer than the client
+ * cannot break a watch. The handler runs on the watch's thread, in event order; it must be quick and
+ * must not throw (a throw is logged and the object skipped).
  *
  * @param <T> what the cache keeps of each object
  */
 public final class ListWatch<T> implements AutoCloseable {
-
-    private static final Logger LOG = LogManager.getLogger();
 
     /** Builds the list or watch request; client-java's request builders do ({@code …buildCall(null)}). */
     @FunctionalInterface
@@ -63,7 +44,7 @@ public final class ListWatch<T> implements AutoCloseable {
         /**
          * @param watch           false for the list, true for the watch
          * @param resourceVersion where to list or watch from
-         * @param timeoutSeconds  for a watch, when the server should end it (5 to 10 minutes); null for a list
+         * @param timeoutSeconds  for a watch, when the server should end it (within a minute); null for a list
          */
         Call build(boolean watch, String resourceVersion, Integer timeoutSeconds) throws ApiException;
     }
@@ -91,33 +72,19 @@ public final class ListWatch<T> implements AutoCloseable {
     }
 
     private final String kinds;
-    private final WatchOptions options;
-    private final Heartbeat heartbeat;
     private final WatchCalls calls;
     private final WatchCache<T> cache;
-    private final WatchFailureLog failures;
+    private final CacheLiveness liveness;
+    private final WatchLoop<T> loop;
     private final RunningWatches runningWatches;
     private final CountDownLatch closed = new CountDownLatch(1);
-    /** Counted down when the first list was delivered, or failed, or the watch closed. */
-    private final CountDownLatch firstListAttempt = new CountDownLatch(1);
-    /** A complete list is in the cache, and nothing since has put it in doubt (silence, an unexpected exception). */
-    private volatile boolean proven;
-    /** The loop ended without being closed: nothing will fill the cache again. */
-    private volatile boolean dead;
     private Thread thread;
-
-    /** The watch thread's own: where the next watch starts. */
-    private String resourceVersion;
-    /** The last version listed or told, for readers asking whether a write has been seen. */
-    private volatile String seenVersion = "";
-    /** When a list, event or bookmark last made the cache current (monotonic); null before the first list. */
-    private volatile Long currentAtNanos;
 
     /**
      * @param kinds    what is watched, plural, for messages: {@code Clusters}, {@code Secrets named x}; the first
      *                 word is the {@linkplain #resource() resource}
      * @param requests builds the requests, on {@code options}' client, with read timeout 0 (a watch may be quiet
-     *                 for minutes)
+     *                 for its whole minute)
      * @param decode   turns an object's JSON into what the cache keeps
      * @param handler  told about changes and deletions
      * @param reports  where an unreachable server is reported, and that this watch runs
@@ -125,20 +92,23 @@ public final class ListWatch<T> implements AutoCloseable {
     public ListWatch(String kinds, Requests requests, Function<JsonObject, T> decode, Handler<T> handler,
             WatchReports reports, WatchOptions options) {
         this.kinds = Objects.requireNonNull(kinds, "kinds");
-        this.options = Objects.requireNonNull(options, "options");
-        this.heartbeat = new Heartbeat(options.silenceBound(), System::nanoTime);
-        this.calls = new WatchCalls(kinds, Objects.requireNonNull(requests, "requests"), options.client(),
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(handler, "handler");
+        var heartbeat = new Heartbeat(options.silenceBound(), System::nanoTime);
+        this.calls = new WatchCalls(kinds, Objects.requireNonNull(requests, "requests")::build, options,
                 this::isClosed, heartbeat);
-        this.cache = new WatchCache<>(kinds, Objects.requireNonNull(decode, "decode"),
-                Objects.requireNonNull(handler, "handler"), this::isClosed);
-        this.failures = new WatchFailureLog(kinds, reports.outages());
+        this.cache = new WatchCache<>(kinds, Objects.requireNonNull(decode, "decode"), handler::changed,
+                handler::deleted, this::isClosed);
+        this.liveness = new CacheLiveness(kinds, heartbeat);
+        this.loop = new WatchLoop<>(kinds, options, calls, cache, new WatchFailureLog(kinds, reports.outages()),
+                liveness, heartbeat, closed);
         this.runningWatches = reports.running();
     }
 
     /** Starts listing and watching (once; later calls do nothing). */
     public synchronized void start() {
         if (thread == null && !isClosed()) {
-            runningWatches.add(this);
+            runningWatches.add(liveness);
             thread = Thread.ofVirtual().name("dwd-watch-" + kinds).start(this::run);
         }
     }
@@ -149,7 +119,7 @@ public final class ListWatch<T> implements AutoCloseable {
      * proves itself again.
      */
     public boolean hasSynced() {
-        return proven && !dead && !heartbeat.silentBeyondBound();
+        return liveness.hasSynced();
     }
 
     /** What is watched, for messages: {@code Clusters}, {@code Deployments named kube-controller-manager}. */
@@ -162,27 +132,21 @@ public final class ListWatch<T> implements AutoCloseable {
      * {@link #kinds()}, which labels the cache's age in metrics.
      */
     public String resource() {
-        return kinds.split(" ", 2)[0].toLowerCase(Locale.ROOT);
+        return liveness.resource();
     }
 
-    /** Since the cache last heard from its server (an object, an event, a bookmark); before that, since it was made. */
+    /** Since the cache last heard from its server (an object, an event, a bookmark, a watch's end); before that, since it was made. */
     public Duration age() {
-        return heartbeat.age();
+        return liveness.age();
     }
 
     /**
-     * How old the cache's copy is: since a complete list, an event or a bookmark last made it current
-     * (an error answer makes nothing current); empty before the first list. A reader may take a young
-     * enough copy while the cache is not {@linkplain #hasSynced() trusted}.
+     * How old the cache's copy is: since a complete list, an event, a bookmark or the server's end of
+     * a watch last made it current (an error answer makes nothing current); empty before the first
+     * list. A reader may take a young enough copy while the cache is not {@linkplain #hasSynced() trusted}.
      */
     public Optional<Duration> copyAge() {
-        Long current = currentAtNanos;
-        return current == null ? Optional.empty() : Optional.of(Duration.ofNanos(Math.max(0, System.nanoTime() - current)));
-    }
-
-    /** Whether the loop ended without being closed (an error it cannot go on from): the cache will not fill again. */
-    boolean isDead() {
-        return dead;
+        return liveness.copyAge();
     }
 
     /**
@@ -191,7 +155,7 @@ public final class ListWatch<T> implements AutoCloseable {
      * Kubernetes documents them, as decimal integers of one resource; one that is not is never seen.
      */
     public boolean hasSeen(String resourceVersion) {
-        return ResourceVersions.atLeast(seenVersion, resourceVersion);
+        return liveness.hasSeen(resourceVersion);
     }
 
     /**
@@ -201,8 +165,7 @@ public final class ListWatch<T> implements AutoCloseable {
      * @return whether the cache is {@linkplain #hasSynced() synced} then
      */
     public boolean awaitFirstList(Duration timeout) throws InterruptedException {
-        firstListAttempt.await(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
-        return hasSynced();
+        return liveness.awaitFirstList(timeout);
     }
 
     /** Since the last list or watch request started, on the monotonic clock; empty before the first. */
@@ -228,11 +191,11 @@ public final class ListWatch<T> implements AutoCloseable {
         Thread running;
         synchronized (this) {
             closed.countDown();
-            firstListAttempt.countDown();
+            liveness.firstListEnded();
             running = thread;
         }
-        if (running == null || dead) {
-            runningWatches.remove(this); // a loop that runs leaves the registry as its thread ends
+        if (running == null || liveness.isDead()) {
+            runningWatches.remove(liveness); // a loop that runs leaves the registry as its thread ends
         }
         calls.cancel();
         if (running != null && running != Thread.currentThread()) {
@@ -261,136 +224,14 @@ public final class ListWatch<T> implements AutoCloseable {
         return closed.getCount() == 0;
     }
 
-    /**
-     * Lists, then watches and watches on; lists again after 410 Gone, after a silence and after an
-     * unexpected exception; backs off after failures. Ends when closed; anything else that ends it
-     * marks it dead.
-     */
+    /** The thread's body: the loop; a loop that ended for good stays registered (as dead) until it is closed. */
     private void run() {
-        Throwable ended = null;
         try {
-            loop();
-        } catch (Throwable fatal) { // an Error, or a failure while handling a failure: nothing goes on from here
-            ended = fatal;
+            loop.run();
         } finally {
-            if (!isClosed()) {
-                dead = true;
-                LOG.error("{}: the watch stopped for good; its cache is no longer trusted and readers ask the server",
-                        kinds, ended);
+            if (!liveness.isDead() || isClosed()) {
+                runningWatches.remove(liveness);
             }
-            firstListAttempt.countDown();
-            calls.releaseOwnConnections();
-            if (!dead || isClosed()) { // a dead loop stays listed until it is closed
-                runningWatches.remove(this);
-            }
-        }
-    }
-
-    private void loop() {
-        var backoff = new Backoff(options.initialBackoff(), options.maxBackoff());
-        String listFrom = "0"; // the first list may come from the watch cache; later ones are consistent
-        boolean listed = false;
-        while (!isClosed()) {
-            try {
-                if (listed && heartbeat.silentBeyondBound()) {
-                    // Failed for longer than the bound: resuming could miss nothing, but the cache has
-                    // not proven itself meanwhile, and a list is what proves it.
-                    listed = false;
-                    listFrom = "";
-                }
-                if (!listed) {
-                    list(listFrom);
-                    listed = true;
-                    backoff.reset();
-                    failures.working();
-                }
-                switch (calls.watch(resourceVersion, this::apply)) {
-                    case CLOSED -> {
-                        return;
-                    }
-                    case HEALTHY -> {
-                        backoff.reset();
-                        failures.working();
-                    }
-                    case AT_ONCE -> throw new ApiFailure(ApiFailure.Kind.INVALID, "watching " + kinds
-                            + ": the server ended the watch at once, without an event");
-                }
-            } catch (Expired expired) {
-                LOG.debug("{}: resourceVersion {} is too old (410 Gone), listing again", kinds, resourceVersion);
-                listed = false;
-                listFrom = "";
-            } catch (Silent silent) {
-                proven = false;
-                listed = false;
-                listFrom = "";
-                failures.silent(heartbeat.bound());
-                calls.moveToNewConnections();
-            } catch (ApiFailure failure) {
-                firstListAttempt.countDown();
-                if (isClosed() || !waitedAfter(failure, backoff)) {
-                    return;
-                }
-            } catch (Exception | Error unexpected) { // OkHttp may throw InterruptedException undeclared when stop() interrupts
-                if (unexpected instanceof VirtualMachineError fatal) {
-                    throw fatal;
-                }
-                if (isClosed()) {
-                    return;
-                }
-                proven = false;
-                listed = false;
-                listFrom = "";
-                firstListAttempt.countDown();
-                Duration wait = backoff.next(Optional.empty());
-                failures.unexpected(unexpected, wait);
-                if (!waited(wait)) {
-                    return;
-                }
-            }
-        }
-    }
-
-    /** Lists from {@code from} into the cache; after a complete list, objects it did not hold are gone. */
-    private void list(String from) {
-        Set<Key> listed = new HashSet<>();
-        resourceVersion = calls.list(from, object -> Key.of(object).ifPresent(key -> {
-            listed.add(key);
-            cache.changed(key, object);
-        }));
-        cache.keepOnly(listed);
-        seenVersion = resourceVersion;
-        currentAtNanos = System.nanoTime();
-        proven = true;
-        firstListAttempt.countDown();
-    }
-
-    /** One event of the watch into the cache; every event, a bookmark too, moves the version to watch on from. */
-    private void apply(WatchCalls.Event event) {
-        switch (event.type()) {
-            case "ADDED", "MODIFIED" -> Key.of(event.object()).ifPresent(key -> cache.changed(key, event.object()));
-            case "DELETED" -> Key.of(event.object()).ifPresent(cache::deleted);
-            default -> { } // BOOKMARK: only its resourceVersion counts
-        }
-        event.resourceVersion().ifPresent(version -> {
-            resourceVersion = version;
-            seenVersion = version;
-        });
-        currentAtNanos = System.nanoTime();
-    }
-
-    /** Reports the failure and waits its back-off; false when the watch was closed meanwhile. */
-    private boolean waitedAfter(ApiFailure failure, Backoff backoff) {
-        Duration wait = backoff.next(failure.retryAfter());
-        failures.failed(failure, wait);
-        return waited(wait);
-    }
-
-    /** Waits {@code wait}; false when the watch was closed meanwhile. */
-    private boolean waited(Duration wait) {
-        try {
-            return !closed.await(SaturatingTime.nanos(wait), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            return false; // only stop() interrupts this thread
         }
     }
 }

@@ -84,7 +84,8 @@ public final class OutageLog {
     static boolean isOutage(ApiFailure.Kind kind) {
         return switch (kind) {
             case UNAVAILABLE, TIMEOUT, THROTTLED -> true;
-            case UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, INVALID, BAD_INPUT -> false;
+            case UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, INVALID, BAD_INPUT, CERTIFICATE_NOT_TRUSTED,
+                 CERTIFICATE_EXPIRED, CERTIFICATE_HOST_MISMATCH -> false;
         };
     }
 

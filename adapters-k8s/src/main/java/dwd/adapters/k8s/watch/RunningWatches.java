@@ -15,11 +15,11 @@ import java.util.function.Consumer;
  */
 public final class RunningWatches {
 
-    private final Set<ListWatch<?>> running = ConcurrentHashMap.newKeySet();
+    private final Set<CacheLiveness> running = ConcurrentHashMap.newKeySet();
     private final Set<String> resources = ConcurrentHashMap.newKeySet();
     private volatile Consumer<String> newResource = resource -> { };
 
-    void add(ListWatch<?> watch) {
+    void add(CacheLiveness watch) {
         running.add(watch);
         String resource = watch.resource();
         if (resources.add(resource)) {
@@ -27,7 +27,7 @@ public final class RunningWatches {
         }
     }
 
-    void remove(ListWatch<?> watch) {
+    void remove(CacheLiveness watch) {
         running.remove(watch);
     }
 
@@ -44,14 +44,14 @@ public final class RunningWatches {
         resources.forEach(listener);
     }
 
-    /** The age of the oldest running cache of {@code resource} ({@link ListWatch#age()}); empty when none runs. */
+    /** The age of the oldest running cache of {@code resource} (since it last heard from its server); empty when none runs. */
     public Optional<Duration> oldest(String resource) {
-        return running.stream().filter(watch -> watch.resource().equals(resource)).map(ListWatch::age)
+        return running.stream().filter(watch -> watch.resource().equals(resource)).map(CacheLiveness::age)
                 .max(Duration::compareTo);
     }
 
     /** The watches whose loop ended without being closed, as {@code kinds}: their caches will not fill again. */
     public List<String> dead() {
-        return running.stream().filter(ListWatch::isDead).map(ListWatch::kinds).sorted().toList();
+        return running.stream().filter(CacheLiveness::isDead).map(CacheLiveness::kinds).sorted().toList();
     }
 }

@@ -2,23 +2,26 @@ package dwd.adapters.k8s.watch;
 
 import com.google.gson.JsonObject;
 import dwd.adapters.k8s.JsonFields;
+import dwd.application.runtime.Recurrences;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
  * What one list-watch has seen, by namespace and name, kept as its caller's decoder makes it, and
- * the handler told of every change. Written by the watch's thread only; read from any thread.
+ * its caller told of every change and deletion. Written by the watch's thread only; read from any
+ * thread.
  */
 final class WatchCache<T> {
 
-    private static final Logger LOG = LogManager.getLogger(ListWatch.class);
+    private static final Logger LOG = LogManager.getLogger();
 
     /** An object's place in the cache; {@code ""} as namespace for cluster-scoped objects. */
     record Key(String namespace, String name) {
@@ -36,15 +39,25 @@ final class WatchCache<T> {
 
     private final String kinds;
     private final Function<JsonObject, T> decode;
-    private final ListWatch.Handler<T> handler;
+    private final Consumer<T> onChange;
+    private final Consumer<T> onDelete;
     private final BooleanSupplier closed;
     private final Map<String, Map<String, T>> byNamespace = new ConcurrentHashMap<>();
+    /** Objects that do not decode, and objects whose handling failed: logged once while they keep failing. */
+    private final Recurrences<Key> unreadable = new Recurrences<>(System::nanoTime);
+    private final Recurrences<Key> unhandled = new Recurrences<>(System::nanoTime);
 
-    /** @param closed once true, the handler is told nothing more */
-    WatchCache(String kinds, Function<JsonObject, T> decode, ListWatch.Handler<T> handler, BooleanSupplier closed) {
+    /**
+     * @param onChange told of an object added, modified, or still there after a fresh list
+     * @param onDelete told of an object's last state when it is deleted, or gone after a fresh list
+     * @param closed  once true, nobody is told anything more
+     */
+    WatchCache(String kinds, Function<JsonObject, T> decode, Consumer<T> onChange, Consumer<T> onDelete,
+            BooleanSupplier closed) {
         this.kinds = kinds;
         this.decode = decode;
-        this.handler = handler;
+        this.onChange = onChange;
+        this.onDelete = onDelete;
         this.closed = closed;
     }
 
@@ -58,25 +71,36 @@ final class WatchCache<T> {
         return objects == null ? List.of() : List.copyOf(objects.values());
     }
 
-    /** Keeps the object as decoded and tells the handler; an object that does not decode is logged and left out. */
+    /**
+     * Keeps the object as decoded and tells of it; an object that does not decode is logged (once while
+     * it goes on failing the same way, and once when it reads again) and left out.
+     */
     void changed(Key key, JsonObject object) {
         T value;
         try {
             value = decode.apply(object);
         } catch (RuntimeException e) {
-            LOG.error("{}: reading {} failed; it is left out", kinds, key, e);
+            if (unreadable.seen(key, String.valueOf(e)).worthTelling()) {
+                LOG.error("{}: reading {} failed; it is left out (while it fails the same way, at debug level)", kinds,
+                        key, e);
+            } else {
+                LOG.debug("{}: reading {} failed again; it is left out", kinds, key, e);
+            }
             return;
         }
+        unreadable.clear(key).ifPresent(cleared -> LOG.info("{}: {} reads again, after {}", kinds, key, cleared.summary()));
         byNamespace.computeIfAbsent(key.namespace(), namespace -> new ConcurrentHashMap<>()).put(key.name(), value);
-        tell(key, () -> handler.changed(value));
+        tell(key, () -> onChange.accept(value));
     }
 
-    /** Forgets the object and tells the handler its last state, if it was kept. */
+    /** Forgets the object and tells its last state, if it was kept. */
     void deleted(Key key) {
+        unreadable.forget(key);
+        unhandled.forget(key);
         Map<String, T> objects = byNamespace.get(key.namespace());
         T last = objects == null ? null : objects.remove(key.name());
         if (last != null) {
-            tell(key, () -> handler.deleted(last));
+            tell(key, () -> onDelete.accept(last));
         }
     }
 
@@ -98,8 +122,14 @@ final class WatchCache<T> {
         }
         try {
             event.run();
+            unhandled.clear(key).ifPresent(cleared -> LOG.info("{}: handling {} works again, after {}", kinds, key,
+                    cleared.summary()));
         } catch (RuntimeException e) {
-            LOG.error("{}: handling {} failed", kinds, key, e);
+            if (unhandled.seen(key, String.valueOf(e)).worthTelling()) {
+                LOG.error("{}: handling {} failed (while it fails the same way, at debug level)", kinds, key, e);
+            } else {
+                LOG.debug("{}: handling {} failed again", kinds, key, e);
+            }
         }
     }
 }

@@ -24,6 +24,7 @@ import java.util.function.Consumer;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
 import okhttp3.OkHttpClient;
+import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.BufferedSource;
@@ -33,7 +34,9 @@ import okio.BufferedSource;
  * by item, a watch read event by event. Every failure comes out as an {@link ApiFailure}, translated
  * by {@link ApiFailures}, except 410 Gone, which is {@link Expired}, and a request cut because the
  * server said nothing for longer than the {@link Heartbeat}'s bound, which is {@link Silent}. Every
- * listed object, event and bookmark, and the headers of every answer, count as heard.
+ * listed object, event and bookmark, the headers of every answer and the end of every watch count
+ * as heard. Each watch asks the server to end it after a while ({@code timeoutSeconds}, from the
+ * {@link WatchOptions}): its end is what a healthy idle watch is sure to hear within the bound.
  *
  * <p>After a silence the requests go out on new connections ({@link #moveToNewConnections()}): on a
  * connection pool of this watch's own, fresh after each silence, with the client's every other
@@ -80,15 +83,20 @@ final class WatchCalls {
         }
     }
 
+    /** Builds the list (watch false) or the watch request from a resourceVersion; timeoutSeconds is null for a list. */
+    @FunctionalInterface
+    interface Builder {
+        Call build(boolean watch, String resourceVersion, Integer timeoutSeconds) throws ApiException;
+    }
+
     /** A watch that ends sooner than this, without an event, counts as failed: a server or proxy that ends every watch at once is backed off, not hammered. */
     static final Duration HEALTHY_WATCH = Duration.ofSeconds(1);
-    /** Watches ask the server to end them after 5 to 10 minutes, as client-go's do, so that load spreads after a restart. */
-    private static final int MIN_WATCH_SECONDS = 300;
     private static final long MAX_ERROR_BODY = 64 * 1024;
     private static final int GONE = 410;
 
     private final String kinds;
-    private final ListWatch.Requests requests;
+    private final Builder requests;
+    private final WatchOptions options;
     private final ApiClient client;
     private final BooleanSupplier closed;
     private final Heartbeat heartbeat;
@@ -100,10 +108,11 @@ final class WatchCalls {
     /** Since the last silence, the requests go out on this client, whose connection pool is this watch's own. */
     private volatile OkHttpClient ownConnections;
 
-    WatchCalls(String kinds, ListWatch.Requests requests, ApiClient client, BooleanSupplier closed, Heartbeat heartbeat) {
+    WatchCalls(String kinds, Builder requests, WatchOptions options, BooleanSupplier closed, Heartbeat heartbeat) {
         this.kinds = kinds;
         this.requests = requests;
-        this.client = client;
+        this.options = options;
+        this.client = options.client();
         this.closed = closed;
         this.heartbeat = heartbeat;
     }
@@ -195,14 +204,15 @@ final class WatchCalls {
 
     /**
      * Watches from {@code from}, handing each event to {@code events} (bookmarks included), until the
-     * server ends the watch or the list-watch is closed.
+     * server ends the watch (at the latest after the {@code timeoutSeconds} it asks for) or the
+     * list-watch is closed.
      *
      * @throws Expired    when the server answers, or the watch ends with, 410 Gone
      * @throws ApiFailure for any other failure
      */
     WatchEnd watch(String from, Consumer<Event> events) {
         String action = "watching " + kinds;
-        int timeoutSeconds = MIN_WATCH_SECONDS + ThreadLocalRandom.current().nextInt(MIN_WATCH_SECONDS);
+        int timeoutSeconds = options.watchSeconds(ThreadLocalRandom.current().nextInt());
         long opened = System.nanoTime();
         boolean anyEvent = false;
         Heartbeat.SilenceCheck silence = heartbeat.afterSilence(this::cutForSilence);
@@ -230,6 +240,7 @@ final class WatchCalls {
                 events.accept(new Event(type, object));
                 anyEvent = true;
             }
+            heartbeat.heard(); // the server ended the watch: as much a sign of life as an event
         } catch (IOException e) {
             if (closed.getAsBoolean()) {
                 return WatchEnd.CLOSED;
@@ -254,7 +265,7 @@ final class WatchCalls {
     private Response send(String action, boolean watch, String from, Integer timeoutSeconds) {
         Call call;
         try {
-            call = onOwnConnections(requests.build(watch, from, timeoutSeconds));
+            call = prepared(requests.build(watch, from, timeoutSeconds), timeoutSeconds);
         } catch (ApiException e) {
             throw ApiFailures.translate(action, e);
         }
@@ -283,13 +294,23 @@ final class WatchCalls {
         }
     }
 
-    /** {@code built} as it is, or, after a silence, the same request on this watch's own connections. */
-    private Call onOwnConnections(Call built) {
+    /**
+     * {@code built} as it is, or the same request with the {@code timeoutSeconds} of a watch whose
+     * builder left it out (the watch's end is what proves an idle connection alive), and after a
+     * silence, on this watch's own connections.
+     */
+    private Call prepared(Call built, Integer timeoutSeconds) {
+        Request request = built.request();
+        boolean withoutTimeout = timeoutSeconds != null && request.url().queryParameter("timeoutSeconds") == null;
         OkHttpClient own = ownConnections;
-        if (own == null) {
+        if (own == null && !withoutTimeout) {
             return built;
         }
-        Call call = own.newCall(built.request());
+        if (withoutTimeout) {
+            request = request.newBuilder().url(request.url().newBuilder()
+                    .setQueryParameter("timeoutSeconds", String.valueOf(timeoutSeconds)).build()).build();
+        }
+        Call call = (own != null ? own : client.getHttpClient()).newCall(request);
         call.timeout().timeout(built.timeout().timeoutNanos(), TimeUnit.NANOSECONDS);
         return call;
     }

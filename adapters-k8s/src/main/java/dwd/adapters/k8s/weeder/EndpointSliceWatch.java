@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
  * Feeds {@link ServiceEvents} from a watch on the EndpointSlices of the configured services in all
@@ -25,20 +27,21 @@ import java.util.TreeSet;
  */
 public final class EndpointSliceWatch implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(EndpointSliceWatch.class.getName());
+    private static final Logger LOG = LogManager.getLogger();
 
     /**
      * The longest a healthy watch goes without a new list or watch request: each watch asks the server
-     * to end it after at most 10 minutes, and a failed one is retried within 36 s (30 s back-off plus jitter).
+     * to end it within a minute ({@link WatchOptions#WATCH_TIMEOUT}), and a failed one is retried within
+     * 36 s (30 s back-off plus jitter).
      */
-    public static final Duration LONGEST_WATCH = Duration.ofMinutes(10);
+    public static final Duration LONGEST_WATCH = WatchOptions.WATCH_TIMEOUT;
 
     private final Set<String> serviceNames;
     private final ServiceEvents events;
     private final ListWatch<EndpointSliceState> watch;
 
     /**
-     * @param watchClient  a client with read timeout 0 (a watch may be quiet for minutes)
+     * @param watchClient  a client with read timeout 0 (a watch may be quiet for its whole minute)
      * @param serviceNames the configured services ({@code servicesAndDependantSelectors}' keys)
      * @param events       where slice events go, typically the weeder supervisor
      * @param reports      where the watch reports an unreachable seed and that it runs (the process's)
@@ -96,7 +99,7 @@ public final class EndpointSliceWatch implements AutoCloseable {
                 Requirement.in(EndpointSliceStates.SERVICE_NAME_LABEL, name);
                 usable.add(name);
             } catch (IllegalArgumentException e) {
-                LOG.log(System.Logger.Level.WARNING, "service name '" + name + "' cannot be a label value ("
+                LOG.warn("service name '" + name + "' cannot be a label value ("
                         + e.getMessage() + "); no EndpointSlice can belong to it");
             }
         }

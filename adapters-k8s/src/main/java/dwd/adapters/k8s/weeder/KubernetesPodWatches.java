@@ -20,6 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import okhttp3.Call;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
  * Pod watches on dwd's list-watch loop ({@link ListWatch}), one per weeder and selector: the selected
@@ -33,7 +35,7 @@ import okhttp3.Call;
  */
 public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(KubernetesPodWatches.class.getName());
+    private static final Logger LOG = LogManager.getLogger();
 
     /** A list that takes longer is given up and tried again (the watch client has no read timeout). */
     private static final Duration LIST_TIMEOUT = Duration.ofSeconds(30);
@@ -67,7 +69,8 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
     public PodWatch watch(String namespace, LabelSelector selector, Consumer<PodState> listener) {
         String labels = selector.toQueryString();
         var watch = new ListWatch<>("Pods in " + namespace + " selected by " + labels,
-                (isWatch, resourceVersion, timeoutSeconds) -> request(namespace, labels, isWatch, resourceVersion),
+                (isWatch, resourceVersion, timeoutSeconds) -> request(namespace, labels, isWatch, resourceVersion,
+                        timeoutSeconds),
                 PodStates::of, new Forwarder(listener), reports,
                 WatchOptions.on(watchClient).backingOff(INITIAL_BACKOFF, MAX_BACKOFF));
         open.add(watch);
@@ -91,13 +94,14 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
     }
 
     /**
-     * The list or watch of the selected pods. No {@code timeoutSeconds}: the server's own timeout
-     * ends a watch (30–60 min by default, longer than a weeder lives).
+     * The list or watch of the selected pods. A watch asks the server to end it after
+     * {@code timeoutSeconds} (within a minute): its end is how an idle watch proves its connection alive.
      */
-    private Call request(String namespace, String labels, boolean watch, String resourceVersion) throws ApiException {
+    private Call request(String namespace, String labels, boolean watch, String resourceVersion, Integer timeoutSeconds)
+            throws ApiException {
         var request = core.listNamespacedPod(namespace).labelSelector(labels).resourceVersion(resourceVersion);
         if (watch) {
-            return request.allowWatchBookmarks(true).watch(true).buildCall(null);
+            return request.allowWatchBookmarks(true).watch(true).timeoutSeconds(timeoutSeconds).buildCall(null);
         }
         Call list = request.buildCall(null);
         list.timeout().timeout(LIST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -113,8 +117,8 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
      */
     private void prepare() {
         try {
-            request("default", "dwd-never-sent", false, "0");
-            request("default", "dwd-never-sent", true, "1");
+            request("default", "dwd-never-sent", false, "0", null);
+            request("default", "dwd-never-sent", true, "1", 60);
             JsonObject pod = JsonParser.parseString("""
                     {"metadata": {"namespace": "default", "name": "p", "uid": "u",
                       "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "s", "controller": true}]},
@@ -122,7 +126,7 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
                     """).getAsJsonObject();
             PodStates.of(pod);
         } catch (ApiException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "preparing the pod watch requests failed: " + e);
+            LOG.debug(() -> "preparing the pod watch requests failed: " + e);
         }
     }
 

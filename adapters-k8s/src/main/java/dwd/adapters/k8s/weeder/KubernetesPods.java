@@ -9,6 +9,8 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1DeleteOptions;
 import io.kubernetes.client.openapi.models.V1Preconditions;
 import java.util.List;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
  * Deletes pods with a UID precondition through client-java. A pod already gone (404) or replaced by
@@ -16,7 +18,7 @@ import java.util.List;
  */
 public final class KubernetesPods implements Pods {
 
-    private static final System.Logger LOG = System.getLogger(KubernetesPods.class.getName());
+    private static final Logger LOG = LogManager.getLogger();
     private static final String DRY_RUN_ALL = "All";
 
     private final ApiClient client;
@@ -45,7 +47,7 @@ public final class KubernetesPods implements Pods {
         try {
             deletion("default", "dwd-never-sent", "00000000-0000-0000-0000-000000000000");
         } catch (ApiException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "preparing the pod deletion request failed: " + e);
+            LOG.debug(() -> "preparing the pod deletion request failed: " + e);
         }
     }
 

@@ -239,9 +239,9 @@ class KubernetesScalableResourcesIT {
         assertThat(cached(KCM)).contains(
                 new ScalableResource(KCM, Map.of("dependency-watchdog.gardener.cloud/replicas", "3"), 3, 0, ""));
         ResourceRef later = new ResourceRef("apps/v1", "Deployment", "not-a-dependent");
-        assertThat(cached(later))
-                .as("a name asked for later gets a watch of its own, and the read waits for its first list")
-                .contains(new ScalableResource(later, Map.of(), 2, 0, ""));
+        await("a name asked for later gets a watch of its own").atMost(Duration.ofSeconds(30))
+                .until(() -> resources.cached(namespace, later).isPresent());
+        assertThat(cached(later)).contains(new ScalableResource(later, Map.of(), 2, 0, ""));
 
         scale(KCM, 0);
         await("the cache sees the scale").atMost(Duration.ofSeconds(30))
@@ -254,6 +254,14 @@ class KubernetesScalableResourcesIT {
         await("StatefulSets are cached too").atMost(Duration.ofSeconds(30))
                 .until(() -> resources.cached(namespace, ETCD).isPresent());
         assertThat(cached(ETCD)).contains(new ScalableResource(ETCD, Map.of(), 1, 0, ""));
+    }
+
+    @Test
+    void theDependentsFirstListsAreAwaitedBeforeTheCacheIsAsked() throws Exception {
+        createDeployment(KCM.name(), 3, Map.of());
+
+        assertThat(resources.awaitDependentCaches(List.of(KCM, RC))).as("KCM's watch listed; RC is never cached").isTrue();
+        assertThat(cached(KCM)).as("at once").contains(new ScalableResource(KCM, Map.of(), 3, 0, ""));
     }
 
     @Test

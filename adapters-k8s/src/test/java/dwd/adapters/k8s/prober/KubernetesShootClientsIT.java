@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
+import dwd.adapters.k8s.testing.TestCertificates;
+import dwd.adapters.k8s.testing.TlsFront;
 import dwd.adapters.k8s.testing.WithLocalControlPlane;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ApiFailure.Kind;
@@ -28,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -88,6 +91,55 @@ class KubernetesShootClientsIT {
     }
 
     @Test
+    void aCertificateThatDoesNotVerifyIsNamedByItsKindWithItsNamesAndDatesInDwdsWords() throws Exception {
+        var authority = TestCertificates.Authority.create("shoot-ca");
+        var other = TestCertificates.Authority.create("another-ca");
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        var expired = authority.issue("kube-apiserver", List.of("127.0.0.1"), now.minus(Duration.ofDays(60)),
+                now.minus(Duration.ofDays(1)));
+        try (var front = TlsFront.inFrontOf(controlPlane, other.issue("kube-apiserver", List.of("127.0.0.1")))) {
+            createKubeconfigSecret(front.kubeconfig("127.0.0.1", authority));
+            String shoot = "shoot " + namespace + " (https://127.0.0.1:" + front.port() + "): GET /version: ";
+
+            assertThat(versionFailure()).satisfies(failure -> {
+                assertThat(failure.kind()).isEqualTo(Kind.CERTIFICATE_NOT_TRUSTED);
+                assertThat(failure.getMessage()).isEqualTo(shoot + "the server's certificate (CN=kube-apiserver, issued"
+                        + " by CN=another-ca) is not signed by a certificate authority the kubeconfig trusts"
+                        + " (certificate-authority-data)");
+            });
+            front.present(expired);
+            assertThat(versionFailure()).satisfies(failure -> {
+                assertThat(failure.kind()).isEqualTo(Kind.CERTIFICATE_EXPIRED);
+                assertThat(failure.getMessage()).isEqualTo(shoot + "the server's certificate (CN=kube-apiserver) expired at "
+                        + now.minus(Duration.ofDays(1)) + " (valid from " + now.minus(Duration.ofDays(60)) + " to "
+                        + now.minus(Duration.ofDays(1)) + ")");
+            });
+            front.present(authority.issue("kube-apiserver", List.of("api.other-shoot.example", "10.9.8.7")));
+            assertThat(versionFailure()).satisfies(failure -> {
+                assertThat(failure.kind()).isEqualTo(Kind.CERTIFICATE_HOST_MISMATCH);
+                assertThat(failure.getMessage()).isEqualTo(shoot + "the server's certificate (CN=kube-apiserver) is for"
+                        + " api.other-shoot.example, 10.9.8.7, not for 127.0.0.1, the host dwd connected to (the"
+                        + " kubeconfig's server)");
+            });
+            front.present(authority.issue("kube-apiserver", List.of("127.0.0.1")));
+            try (ShootApi api = shootClients.open(namespace, SECRET, TIMEOUT)) {
+                assertThat(api.version()).as("a certificate that verifies: the real API server answers").startsWith("v1.36.");
+            }
+        }
+    }
+
+    /** The failure of a probe's first request to the shoot. */
+    private ApiFailure versionFailure() {
+        try (ShootApi api = shootClients.open(namespace, SECRET, TIMEOUT)) {
+            api.version();
+        } catch (ApiFailure failure) {
+            assertThat(failure.getMessage()).as("in dwd's words").doesNotContain("Exception", "sun.", "java.", "PKIX");
+            return failure;
+        }
+        throw new AssertionError("the shoot answered");
+    }
+
+    @Test
     void readsVersionNodesAndLeasesOfTheShoot() throws ApiException {
         // The local control plane is the "shoot": the secret's kubeconfig points back at it.
         createKubeconfigSecret(controlPlane.selfContainedKubeconfig());
@@ -135,7 +187,7 @@ class KubernetesShootClientsIT {
     void listsLargerThanAPageAreReadWhole() throws ApiException {
         createKubeconfigSecret(controlPlane.selfContainedKubeconfig());
         var coordination = new CoordinationV1Api(controlPlane.apiClient());
-        int count = KubernetesShootApi.PAGE_SIZE + 3;
+        int count = BoundedList.PAGE_SIZE + 3;
         for (int i = 0; i < count; i++) {
             coordination.createNamespacedLease("kube-node-lease", new V1Lease()
                     .metadata(new V1ObjectMeta().name(namespace + "-many-" + i))

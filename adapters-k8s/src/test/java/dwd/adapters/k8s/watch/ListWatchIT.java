@@ -44,8 +44,10 @@ import org.junit.jupiter.api.Test;
 class ListWatchIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);
-    /** Short, so that the liveness tests need not wait for kube-apiserver's one bookmark a minute. */
-    private static final Duration BOUND = Duration.ofSeconds(3);
+    /** Short, so that the liveness tests need not wait for a minute's watch: the server ends each within this. */
+    private static final Duration LONGEST_WATCH = Duration.ofSeconds(2);
+    /** A request that hears nothing for longer is taken for dead: the longest watch, and time for its end to arrive. */
+    private static final Duration BOUND = Duration.ofSeconds(5);
     /** The bound, the silence check's own lateness and a list on a busy machine. */
     private static final Duration NOTICED_WITHIN = BOUND.plusSeconds(10);
 
@@ -121,10 +123,92 @@ class ListWatchIT {
         assertThat(watch.inNamespace(namespace)).containsExactly("after=3");
         assertThat(watch.sinceLastListOrWatch()).hasValueSatisfying(age -> assertThat(age).isLessThan(DEADLINE));
 
+        // A second watch stays open: once it has the next change, a watch that still ran would have it too.
+        var witness = new Recorded();
+        var stillOpen = configMaps(client, namespace, witness);
+        stillOpen.start();
+        assertThat(stillOpen.awaitFirstList(DEADLINE)).isTrue();
         watch.close();
         core.createNamespacedConfigMap(namespace, configMap("closed", "4")).execute();
+        await("the watch still open has the change").atMost(DEADLINE)
+                .until(() -> witness.events.contains("changed closed=4"));
         assertThat(recorded.events).as("nothing after close").hasSize(4);
         assertThat(log.atLeast(Level.WARN)).isEmpty();
+    }
+
+    @Test
+    void anIdleWatchIsEndedByTheServerAndGoesOnWithoutAListAndWithoutAWord(LocalControlPlane controlPlane)
+            throws Exception {
+        String namespace = controlPlane.createNamespace("idle-watch");
+        ApiClient client = OwnedClients.forWatches(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
+        var lists = new AtomicInteger();
+        var watches = new AtomicInteger();
+        var core = new CoreV1Api(client);
+        var watch = new ListWatch<>("ConfigMaps", (isWatch, resourceVersion, timeoutSeconds) -> {
+            (isWatch ? watches : lists).incrementAndGet();
+            return core.listNamespacedConfigMap(namespace).resourceVersion(resourceVersion).watch(isWatch)
+                    .allowWatchBookmarks(isWatch ? true : null).timeoutSeconds(timeoutSeconds).buildCall(null);
+        }, ListWatchIT::nameAndValue, ListWatch.Handler.none(), TestWatchReports.detecting(client),
+                WatchOptions.on(client).watchingFor(LONGEST_WATCH, BOUND));
+        cleanup.add(watch);
+        watch.start();
+        assertThat(watch.awaitFirstList(DEADLINE)).isTrue();
+
+        // Nothing changes in the namespace: no event, and no bookmark is sure to come. Each watch ends within
+        // LONGEST_WATCH; ten of them span several silence bounds.
+        var unsynced = new AtomicInteger();
+        await("ten watches, one after the other").atMost(DEADLINE.multipliedBy(2)).pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    if (!watch.hasSynced()) {
+                        unsynced.incrementAndGet();
+                    }
+                    return watches.get() >= 10;
+                });
+        assertThat(lists).as("listed once: no watch was taken for dead").hasValue(1);
+        assertThat(unsynced).as("trusted all along").hasValue(0);
+        assertThat(watch.age()).isLessThan(BOUND);
+        assertThat(watch.copyAge()).hasValueSatisfying(age -> assertThat(age).isLessThan(BOUND));
+        assertThat(log.atLeast(Level.INFO)).as("nothing to say about a healthy watch").isEmpty();
+    }
+
+    @Test
+    void anObjectThatDoesNotDecodeIsLoggedOnceLeftOutAndSaidToReadAgainWhenItDoes(LocalControlPlane controlPlane)
+            throws Exception {
+        String namespace = controlPlane.createNamespace("undecodable");
+        var core = new CoreV1Api(controlPlane.apiClient());
+        ApiClient client = OwnedClients.forWatches(() -> controlPlane.newApiClient(Duration.ofSeconds(30)));
+        var watchCore = new CoreV1Api(client);
+        var watch = new ListWatch<>("ConfigMaps", (isWatch, resourceVersion, timeoutSeconds) -> watchCore
+                .listNamespacedConfigMap(namespace).resourceVersion(resourceVersion).watch(isWatch)
+                .allowWatchBookmarks(isWatch ? true : null).timeoutSeconds(timeoutSeconds).buildCall(null),
+                configMap -> {
+                    String read = nameAndValue(configMap);
+                    if (read.endsWith("=garbage")) {
+                        throw new IllegalArgumentException("not a value this cache keeps");
+                    }
+                    return read;
+                }, ListWatch.Handler.none(), TestWatchReports.detecting(client), WatchOptions.on(client));
+        cleanup.add(watch);
+        watch.start();
+        assertThat(watch.awaitFirstList(DEADLINE)).isTrue();
+
+        core.createNamespacedConfigMap(namespace, configMap("odd", "garbage")).execute();
+        for (int change = 0; change < 3; change++) {
+            core.replaceNamespacedConfigMap("odd", namespace, configMap("odd", "garbage").metadata(
+                    new V1ObjectMeta().name("odd").putLabelsItem("change", String.valueOf(change)))).execute();
+        }
+        core.replaceNamespacedConfigMap("odd", namespace, configMap("odd", "fine")).execute();
+        await("the object read at last").atMost(DEADLINE).until(() -> watch.get(namespace, "odd").isPresent());
+        assertThat(watch.get(namespace, "odd")).contains("odd=fine");
+        assertThat(log.atLeast(Level.ERROR)).as("four changes that do not decode, one line").singleElement()
+                .satisfies(line -> {
+                    assertThat(line.message()).isEqualTo("ConfigMaps: reading " + namespace + "/odd failed; it is left"
+                            + " out (while it fails the same way, at debug level)");
+                    assertThat(line.hasThrowable()).isTrue();
+                });
+        assertThat(log.lines()).filteredOn(line -> line.level() == Level.INFO).extracting(LogLines.Line::message)
+                .singleElement().asString().startsWith("ConfigMaps: " + namespace + "/odd reads again, after ")
+                .endsWith(", seen 4 times");
     }
 
     @Test
@@ -213,8 +297,8 @@ class ListWatchIT {
         assertThat(reports.running().oldest("configmaps")).hasValueSatisfying(age -> assertThat(age).isGreaterThan(BOUND));
         assertThat(seen).as("a silent connection brings nothing").doesNotContain("during=2");
         assertThat(log.atLeast(Level.WARN)).anySatisfy(line -> assertThat(line.message())
-                .startsWith("ConfigMaps: nothing heard from API server https://127.0.0.1:" + proxy.port() + " for 3s,"
-                        + " not even a bookmark").contains("listing afresh on a new one"));
+                .startsWith("ConfigMaps: nothing heard from API server https://127.0.0.1:" + proxy.port() + " for 5s,"
+                        + " although it ends every watch within 2s").contains("listing afresh on a new one"));
 
         proxy.silenceNewConnections(false);
         await("listed afresh on a new connection").atMost(NOTICED_WITHIN)
@@ -225,6 +309,9 @@ class ListWatchIT {
         await("and watched again").atMost(Duration.ofSeconds(30)).until(() -> seen.contains("after=3"));
         assertThat(log.atLeast(Level.WARN)).as("one warning while it stayed silent")
                 .filteredOn(line -> line.message().contains("nothing heard")).hasSize(1);
+        await("and one line when it works again").atMost(NOTICED_WITHIN).until(() -> log.lines().stream()
+                .anyMatch(line -> line.level() == Level.INFO && line.message().startsWith("ConfigMaps: listing and"
+                        + " watching work again (API server https://127.0.0.1:" + proxy.port() + "), after ")));
     }
 
     @Test
@@ -239,7 +326,8 @@ class ListWatchIT {
                 new AtomicInteger(), false);
         // Another watch on the same client, so on the same HTTP/2 connection; it notices silences much later.
         var neighbour = liveConfigMaps(client, namespace, object -> { }, reports,
-                shortSilence(client, Duration.ofMinutes(5)), new AtomicInteger(), false);
+                WatchOptions.on(client).watchingFor(Duration.ofMinutes(1), Duration.ofMinutes(5)), new AtomicInteger(),
+                false);
         silenced.start();
         assertThat(silenced.awaitFirstList(DEADLINE)).isTrue();
         neighbour.start();
@@ -371,9 +459,9 @@ class ListWatchIT {
                 () -> ApiClients.fromKubeconfig(proxy.route(controlPlane.kubeconfig()), Duration.ofSeconds(30)));
     }
 
-    /** Default back-off, and a silence bound short enough for a test. */
+    /** Default back-off, and watches and a silence bound short enough for a test. */
     private static WatchOptions shortSilence(ApiClient client, Duration bound) {
-        return new WatchOptions(Duration.ofSeconds(1), Duration.ofSeconds(30), bound, client);
+        return WatchOptions.on(client).watchingFor(LONGEST_WATCH, bound);
     }
 
     private static int unused() throws IOException {

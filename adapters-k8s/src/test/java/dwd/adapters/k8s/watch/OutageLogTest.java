@@ -27,7 +27,7 @@ class OutageLogTest {
     }
 
     private static ApiFailure unavailable(String action) {
-        return new ApiFailure(Kind.UNAVAILABLE, action + ": cannot connect (ConnectException: Connection refused)");
+        return new ApiFailure(Kind.UNAVAILABLE, action + ": cannot connect (Connection refused)");
     }
 
     @Test
@@ -39,7 +39,7 @@ class OutageLogTest {
         }
         assertThat(log.atLeast(Level.INFO)).extracting(LogLines.Line::message).containsExactly(
                 "seed API server https://10.0.0.1:443 is unreachable: watching Clusters: cannot connect"
-                        + " (ConnectException: Connection refused); retrying in 1s, with back-off; further failures"
+                        + " (Connection refused); retrying in 1s, with back-off; further failures"
                         + " are logged at debug level until it answers");
         assertThat(log.lines()).filteredOn(line -> line.level() == Level.DEBUG).hasSize(20)
                 .allSatisfy(line -> assertThat(line.hasThrowable()).as("the stack trace, at debug level").isTrue());
@@ -53,7 +53,7 @@ class OutageLogTest {
         assertThat(log.atLeast(Level.INFO)).extracting(LogLines.Line::message).containsExactly(
                 log.atLeast(Level.INFO).getFirst().message(),
                 "seed API server https://10.0.0.1:443 still unreachable after 1m0s: renewing Lease garden/lock:"
-                        + " cannot connect (ConnectException: Connection refused); retrying in 2s, with back-off",
+                        + " cannot connect (Connection refused); retrying in 2s, with back-off",
                 "seed API server https://10.0.0.1:443 answers again after 1m1.5s (22 calls failed meanwhile)");
         assertThat(outages.inOutage()).isFalse();
         assertThat(log.atLeast(Level.INFO)).noneMatch(LogLines.Line::hasThrowable);

@@ -35,6 +35,23 @@ public final class ApiFailure extends RuntimeException {
          * answer beyond what dwd reads of one (too large, too many items or pages), a redirect.
          */
         BAD_INPUT,
+        /**
+         * The server's certificate is signed by no certificate authority the client trusts (or its chain does
+         * not verify): a credentials or rotation problem, not an outage.
+         */
+        CERTIFICATE_NOT_TRUSTED,
+        /** The server's certificate (or one of its chain) is outside its validity: expired, or not valid yet. */
+        CERTIFICATE_EXPIRED,
+        /** The server's certificate is valid and trusted, but not for the host the client connected to. */
+        CERTIFICATE_HOST_MISMATCH;
+
+        /**
+         * Whether the server's certificate did not verify: not a network outage, but a matter of the certificates
+         * and the trust the kubeconfig carries, for whoever issues and rotates them.
+         */
+        public boolean isCertificateTrust() {
+            return this == CERTIFICATE_NOT_TRUSTED || this == CERTIFICATE_EXPIRED || this == CERTIFICATE_HOST_MISMATCH;
+        }
     }
 
     private final Kind kind;

@@ -91,6 +91,25 @@ public final class CheckFixtures {
         }
     }
 
+    /**
+     * Installs the Rollout CRD (status.observedGeneration is a string, as in Argo Rollouts) and creates a Rollout
+     * with that status; its generation is 1.
+     */
+    public static void createRollout(ApiClient client, String namespace, String name, Map<String, Object> status) {
+        installCrd(client, "rollouts.check.dwd.dev.yaml");
+        Map<String, Object> rollout = Map.of(
+                "apiVersion", GROUP + "/" + VERSION,
+                "kind", "Rollout",
+                "metadata", Map.of("name", name, "namespace", namespace),
+                "spec", Map.of("replicas", 2),
+                "status", status);
+        try {
+            new CustomObjectsApi(client).createNamespacedCustomObject(GROUP, VERSION, namespace, "rollouts", rollout).execute();
+        } catch (ApiException e) {
+            throw new IllegalStateException("cannot create rollout " + namespace + "/" + name + ": " + e.getResponseBody(), e);
+        }
+    }
+
     /** Merge-patches the spec, which makes the API server bump the generation. */
     public static void patchWidgetSpec(ApiClient client, String namespace, String name, String specJson) {
         var api = new CustomObjectsApi(client);

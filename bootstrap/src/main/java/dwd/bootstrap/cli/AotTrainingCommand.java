@@ -1,6 +1,6 @@
-package dwd.bootstrap.training;
+package dwd.bootstrap.cli;
 
-import dwd.bootstrap.cli.DwdCommand;
+import dwd.bootstrap.training.TrainingSeed;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
