@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dwd.application.port.out.NodeLeaseWatch;
 import dwd.application.port.out.ShootApi;
 import dwd.application.port.out.ShootClients;
+import dwd.application.testing.ForwardingShootApi;
 import dwd.application.testing.ProberFixture;
 import dwd.application.testing.RecordingObserver.Event;
 import dwd.application.testing.SimulatedShoot;
 import dwd.domain.config.ProberConfig;
-import dwd.domain.lease.Node;
 import dwd.domain.lease.NodeLease;
 import java.time.Duration;
 import java.time.Instant;
@@ -115,22 +115,7 @@ class RecoveryOnRenewalTest {
         var watched = new java.util.concurrent.atomic.AtomicReference<Runnable>();
         ShootClients freshWatchedLeases = (namespace, secret, timeout) -> {
             ShootApi api = fixture.shoots.open(namespace, secret, timeout);
-            return new ShootApi() {
-                @Override
-                public String version() {
-                    return api.version();
-                }
-
-                @Override
-                public List<Node> nodes() {
-                    return api.nodes();
-                }
-
-                @Override
-                public List<NodeLease> nodeLeases() {
-                    return api.nodeLeases();
-                }
-
+            return new ForwardingShootApi(api) {
                 @Override
                 public NodeLeaseWatch watchNodeLeases(Runnable changed) {
                     watched.set(changed);
@@ -145,11 +130,6 @@ class RecoveryOnRenewalTest {
                         public void close() {
                         }
                     };
-                }
-
-                @Override
-                public void close() {
-                    api.close();
                 }
             };
         };

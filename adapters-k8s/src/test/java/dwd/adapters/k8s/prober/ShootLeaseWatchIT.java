@@ -133,18 +133,12 @@ class ShootLeaseWatchIT {
         try (var stub = new ShootApiStub()) {
             createKubeconfigSecret(stub.kubeconfig());
             var watches = new AtomicInteger();
-            stub.answering(path -> path.equals(LEASES) ? exchange -> {
-                if (!String.valueOf(exchange.getRequestURI().getQuery()).contains("watch=true")) {
-                    ShootApiStub.leases(Map.of("n1", Instant.now()), "100").answer(exchange);
-                    return;
-                }
+            leasesWatchedAs(stub, out -> { // 10,001 leases: one more than a probe reads
                 watches.incrementAndGet();
-                stub.streamed(out -> { // 10,001 leases: one more than a probe reads
-                    for (int i = 0; i <= BoundedList.MAX_ITEMS; i++) {
-                        out.write(ShootApiStub.leaseEvent("ADDED", "flood-" + i, Instant.now(), "1" + i));
-                    }
-                }).answer(exchange);
-            } : ShootApiStub.version());
+                for (int i = 0; i <= BoundedList.MAX_ITEMS; i++) {
+                    out.write(ShootApiStub.leaseEvent("ADDED", "flood-" + i, Instant.now(), "1" + i));
+                }
+            });
 
             NodeLeaseWatch watch = watchFromARunsList();
             await("a watch refused").atMost(Duration.ofSeconds(20)).until(() -> watches.get() >= 2);
@@ -160,14 +154,7 @@ class ShootLeaseWatchIT {
     void goneAgainAndAgainBacksOffRatherThanLoops() throws Exception {
         try (var stub = new ShootApiStub()) {
             createKubeconfigSecret(stub.kubeconfig());
-            stub.answering(path -> path.equals(LEASES) ? exchange -> {
-                if (!String.valueOf(exchange.getRequestURI().getQuery()).contains("watch=true")) {
-                    ShootApiStub.leases(Map.of("n1", Instant.now()), "100").answer(exchange);
-                    return;
-                }
-                stub.streamed(out -> out.write("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"code\":410}}\n"))
-                        .answer(exchange);
-            } : ShootApiStub.version());
+            leasesWatchedAs(stub, out -> out.write("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"code\":410}}\n"));
 
             NodeLeaseWatch watch = watchFromARunsList();
             // The run's list; the watch; at once a list and a watch; then 1 s, 2 s, 4 s apart: about 8 in 5 s.
@@ -182,19 +169,13 @@ class ShootLeaseWatchIT {
     void anEventLongerThanAnyObjectIsRefusedAsItStreams() throws Exception {
         try (var stub = new ShootApiStub()) {
             createKubeconfigSecret(stub.kubeconfig());
-            stub.answering(path -> path.equals(LEASES) ? exchange -> {
-                if (!String.valueOf(exchange.getRequestURI().getQuery()).contains("watch=true")) {
-                    ShootApiStub.leases(Map.of("n1", Instant.now()), "100").answer(exchange);
-                    return;
+            leasesWatchedAs(stub, out -> { // an event that never ends: one short field after another
+                out.write("{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"annotations\":{");
+                String field = "\"a%d\":\"" + "z".repeat(1000) + "\",";
+                for (long i = 0; i < 1_000_000; i++) {
+                    out.write(field.formatted(i));
                 }
-                stub.streamed(out -> { // an event that never ends: one short field after another
-                    out.write("{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"annotations\":{");
-                    String field = "\"a%d\":\"" + "z".repeat(1000) + "\",";
-                    for (long i = 0; i < 1_000_000; i++) {
-                        out.write(field.formatted(i));
-                    }
-                }).answer(exchange);
-            } : ShootApiStub.version());
+            });
 
             NodeLeaseWatch watch = watchFromARunsList();
             await("a watch refused").atMost(Duration.ofSeconds(30))
@@ -204,6 +185,17 @@ class ShootLeaseWatchIT {
             assertThat(perWatch).as("bytes read of each endless event before it is refused")
                     .isLessThan(40L * 1024 * 1024);
         }
+    }
+
+    /** The stub answers the lease list with one lease at resourceVersion 100, and every watch of them with {@code watch}. */
+    private static void leasesWatchedAs(ShootApiStub stub, ShootApiStub.Writer watch) {
+        stub.answering(path -> path.equals(LEASES) ? exchange -> {
+            if (!String.valueOf(exchange.getRequestURI().getQuery()).contains("watch=true")) {
+                ShootApiStub.leases(Map.of("n1", Instant.now()), "100").answer(exchange);
+                return;
+            }
+            stub.streamed(watch).answer(exchange);
+        } : ShootApiStub.version());
     }
 
     private static long leaseRequests(ShootApiStub stub) {
