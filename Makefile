@@ -4,11 +4,12 @@
 MVN := scripts/mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: help test demo build app image image-arm64-smoke control-plane kstatus-oracle original-dwd mutation bench bench-scale bench-weeder bench-versus bench-image bench-image-memory monitoring-picture clean
+.PHONY: help test test-beside-original demo build app image image-arm64-smoke control-plane kstatus-oracle original-dwd mutation bench bench-scale bench-weeder bench-versus bench-image bench-image-memory monitoring-picture clean
 
 help:
 	@echo "make demo           play a meltdown and a recovery on a local control plane"
 	@echo "make test           build everything and run unit, architecture and integration tests"
+	@echo "make test-beside-original  dwd in comparison mode beside the real original on a local seed (about 6 min; builds the original once)"
 	@echo "make build          package the application (./dwd runs it; it also rebuilds by itself when sources change)"
 	@echo "make image          build the container image dwd:<version> with podman: linux/amd64 and linux/arm64 (docs/deploy.md)"
 	@echo "make image-arm64-smoke  the arm64 image's prober under emulation: a meltdown scaled down and back up (minutes: see docs/deploy.md)"
@@ -28,6 +29,15 @@ test: control-plane kstatus-oracle
 	@command -v podman >/dev/null || echo "make test: podman is not installed, so the image tests skip (apt-get install -y podman runc)"
 	@command -v slirp4netns >/dev/null || echo "make test: slirp4netns is not installed, so GardenerSwapInIT skips (apt-get install -y slirp4netns)"
 	DWD_CONTROL_PLANE_DIR="$$(scripts/control-plane --path)" DWD_KSTATUS_ORACLE="$$(scripts/kstatus-oracle --path)" $(MVN) verify
+
+## test-beside-original: opt-in, not part of make test: BesideOriginalIT (the original v1.7.0, Go, built once by
+## scripts/original-dwd, protects three shoots; dwd in shadow mode compares itself with it) and DemoBesideOriginalIT
+## (./dwd demo --beside-original); docs/migration.md.
+test-beside-original: control-plane original-dwd app
+	$(MVN) -pl bootstrap -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+	  -Dit.test=BesideOriginalIT,DemoBesideOriginalIT -Dfailsafe.failIfNoSpecifiedTests=false -Djacoco.skip=true \
+	  -Ddwd.controlPlane.dir="$$(scripts/control-plane --path)" -Ddwd.original="$$(scripts/original-dwd --path)"
+	@cat bootstrap/target/beside-original/compare.txt
 
 build:
 	@scripts/build-app

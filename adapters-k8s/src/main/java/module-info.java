@@ -13,6 +13,7 @@ module dwd.adapters.k8s {
     requires io.github.bucket4j.core; // the client-side token bucket (--kube-api-qps, --kube-api-burst)
 
     exports dwd.adapters.k8s to dwd.bootstrap;
+    exports dwd.adapters.k8s.comparison to dwd.bootstrap;
     exports dwd.adapters.k8s.objects to dwd.bootstrap;
     exports dwd.adapters.k8s.events to dwd.bootstrap;
     exports dwd.adapters.k8s.input to dwd.bootstrap;

@@ -3,6 +3,7 @@ module dwd.application {
     requires transitive dwd.domain;
 
     exports dwd.application.check;
+    exports dwd.application.comparison;
     exports dwd.application.health;
     exports dwd.application.leader;
     exports dwd.application.port.in;

@@ -1,6 +1,7 @@
 /** The rules and values of dwd: pure Java, no dependency but {@code java.base}. */
 module dwd.domain {
     exports dwd.domain.cluster;
+    exports dwd.domain.comparison;
     exports dwd.domain.config;
     exports dwd.domain.dryrun;
     exports dwd.domain.gosyntax;

@@ -3,6 +3,7 @@ package dwd.architecture;
 import static com.tngtech.archunit.base.DescribedPredicate.describe;
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -49,6 +50,17 @@ final class ArchitectureRules {
             .matching("dwd.(**)")
             .should().beFreeOfCycles()
             .because("cycles between packages make the rings meaningless");
+
+    /**
+     * javac lets two classes of one package use each other. Two that do can be read, tested and changed
+     * only together: each responsibility gets one home, and the class below depends on neither the one
+     * above nor its fan-out (a factory lives with what it builds, a shared piece in a class of its own,
+     * what the lower class needs in a small interface it owns).
+     */
+    static final ArchRule NO_TWO_WAY_REFERENCES_IN_A_PACKAGE = classes()
+            .should(new NoTwoWayReferences())
+            .because("two classes that need each other are one responsibility split in two files, or two tangled:"
+                    + " a newcomer can read neither alone; give each responsibility one home");
 
     /** java.base is open to the core, and with it the machine's clock, which javac cannot tell from any other call. */
     static final ArchRule CORE_TELLS_TIME_THROUGH_ITS_PORTS = coreTellsTimeThroughItsPortsExcept(CLOCK_IMPLEMENTATIONS);

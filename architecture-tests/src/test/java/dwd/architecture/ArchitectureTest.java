@@ -13,6 +13,9 @@ class ArchitectureTest {
     static final ArchRule noPackageCycles = ArchitectureRules.NO_PACKAGE_CYCLES;
 
     @ArchTest
+    static final ArchRule noTwoWayReferencesInAPackage = ArchitectureRules.NO_TWO_WAY_REFERENCES_IN_A_PACKAGE;
+
+    @ArchTest
     static final ArchRule coreTellsTimeThroughItsPorts = ArchitectureRules.CORE_TELLS_TIME_THROUGH_ITS_PORTS;
 
     @ArchTest

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dwd.application.archfixture.ReadsTheWallClock;
@@ -15,9 +16,12 @@ import dwd.application.port.archfixture.SpeaksInPortAndDomainTerms;
 import dwd.application.port.out.Clock;
 import dwd.application.runtime.SystemScheduler;
 import dwd.domain.archfixture.cycle.first.First;
+import dwd.domain.archfixture.downward.Ingredient;
+import dwd.domain.archfixture.downward.Recipe;
 import dwd.domain.archfixture.cycle.second.Second;
 import dwd.domain.archfixture.oneway.callee.Callee;
 import dwd.domain.archfixture.oneway.caller.Caller;
+import dwd.domain.archfixture.twoway.Chicken;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +50,37 @@ class RulesCatchViolationsTest {
                 .extracting(Dependency::getTargetClass)
                 .anyMatch(target -> target.isEquivalentTo(Callee.class));
         assertThatCode(() -> ArchitectureRules.NO_PACKAGE_CYCLES.check(oneWay)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void twoClassesOfAPackageReferringToEachOtherAreReportedNestedClassesCountingAsTheirFile() {
+        assertThatThrownBy(() -> ArchitectureRules.NO_TWO_WAY_REFERENCES_IN_A_PACKAGE
+                .check(new ClassFileImporter().importPackagesOf(Chicken.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("was violated (2 times)")
+                .hasMessageContaining("dwd.domain.archfixture.twoway.Chicken and dwd.domain.archfixture.twoway.Egg"
+                        + " refer to each other: Method <dwd.domain.archfixture.twoway.Chicken.lay()>")
+                .hasMessageContaining("Method <dwd.domain.archfixture.twoway.Egg.hatch()>")
+                .hasMessageContaining("dwd.domain.archfixture.twoway.Auditor and dwd.domain.archfixture.twoway.Ledger"
+                        + " refer to each other: Method <dwd.domain.archfixture.twoway.Auditor.approves(")
+                .hasMessageContaining("<dwd.domain.archfixture.twoway.Ledger$Line")
+                .hasMessageContaining("give each responsibility one home");
+    }
+
+    @Test
+    void aClassReferringToAnotherOfItsPackageOneWayAndToItsOwnNestedClassesIsNotReported() {
+        JavaClasses oneWay = new ClassFileImporter().importPackagesOf(Recipe.class);
+
+        assertThat(oneWay.get(Recipe.class).getDirectDependenciesFromSelf())
+                .extracting(Dependency::getTargetClass)
+                .anyMatch(target -> target.isEquivalentTo(Ingredient.class))
+                .anyMatch(target -> target.isEquivalentTo(Recipe.Step.class));
+        assertThat(oneWay.get(Recipe.Step.class).getDirectDependenciesFromSelf())
+                .extracting(Dependency::getTargetClass)
+                .anyMatch(target -> target.isEquivalentTo(Recipe.class));
+        assertThat(oneWay.stream().filter(JavaClass::isAnonymousClass)).isNotEmpty();
+        assertThatCode(() -> ArchitectureRules.NO_TWO_WAY_REFERENCES_IN_A_PACKAGE.check(oneWay))
+                .doesNotThrowAnyException();
     }
 
     @Test

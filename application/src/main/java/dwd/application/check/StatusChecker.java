@@ -9,8 +9,8 @@ import dwd.domain.status.Kstatus;
 import dwd.domain.status.KstatusResult;
 import dwd.domain.status.ObjectDocument;
 import dwd.domain.status.ObjectIdentity;
-import dwd.domain.status.ObjectStatus;
 import dwd.domain.status.StatusChecks;
+import dwd.domain.status.StatusReading;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -72,7 +72,7 @@ public final class StatusChecker {
     public CheckResult check(Map<String, ?> document) {
         ObjectDocument object = ObjectDocument.of(document);
         List<Finding> findings = conditions
-                .map(configured -> StatusChecks.checkAll(ObjectStatus.read(object), configured))
+                .map(configured -> StatusChecks.checkAll(StatusReading.read(object), configured))
                 .orElse(List.of());
         Optional<KstatusResult> kstatus = kstatusClock.map(clock -> Kstatus.compute(document, clock.now()));
         var result = new CheckResult(object.identity(), findings, kstatus);

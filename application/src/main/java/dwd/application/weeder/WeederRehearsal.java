@@ -5,6 +5,7 @@ import dwd.application.port.out.PodWatches;
 import dwd.application.port.out.Pods;
 import dwd.application.port.out.Scheduler;
 import dwd.application.port.out.WeederObserver;
+import dwd.application.port.out.WeederObservers;
 import dwd.domain.config.WeederConfig;
 import dwd.domain.weeding.ContainerState;
 import dwd.domain.weeding.Endpoint;
@@ -38,7 +39,7 @@ public final class WeederRehearsal {
 
     /** Rehearses the reaction to the readiness of one configured service; returns when it is over. */
     public static void run(WeederConfig config) {
-        run(config, WeederObserver.all());
+        run(config, WeederObservers.of());
     }
 
     /** The same, told to {@code observer}: tests see that it went all the way to the deletion. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dwd.application.health.LoopProgress;
 import dwd.application.port.out.ProberObserver;
+import dwd.application.port.out.ProberObservers;
 import dwd.application.testing.ProberFixture;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +37,7 @@ class FirstRunSpacingTest {
         var fixture = new ProberFixture(ProberFixture.gardenerConfig(), 3);
         var firstRuns = new FirstRuns(fixture);
         var supervisor = new ProbeSupervisor(fixture.config, ProberTuning.defaults(), fixture.scheduler, fixture.shoots,
-                fixture.shoots, fixture.resources, ProberObserver.all(fixture.observer, firstRuns),
+                fixture.shoots, fixture.resources, ProberObservers.of(fixture.observer, firstRuns),
                 new SplittableRandom(3));
         Instant start = fixture.scheduler.now();
         for (String ns : new String[] {"shoot--a", "shoot--b", "shoot--c"}) {

@@ -3,6 +3,7 @@ package dwd.application.prober;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dwd.application.port.out.ProberObserver;
+import dwd.application.port.out.ProberObservers;
 import dwd.application.testing.ProberFixture;
 import dwd.domain.lease.Decision;
 import dwd.domain.lease.LeaseVerdict;
@@ -40,7 +41,7 @@ class ProbeLatenessTest {
         var fixture = new ProberFixture(ProberFixture.gardenerConfig(), 3);
         var lateness = new Lateness();
         var supervisor = new ProbeSupervisor(fixture.config, ProberTuning.defaults(), fixture.scheduler, fixture.shoots,
-                fixture.shoots, fixture.resources, ProberObserver.all(fixture.observer, lateness), new SplittableRandom(3));
+                fixture.shoots, fixture.resources, ProberObservers.of(fixture.observer, lateness), new SplittableRandom(3));
         fixture.resources.put(NS, ProberFixture.KCM, 3);
         fixture.resources.put(NS, ProberFixture.MCM, 2);
         fixture.resources.put(NS, ProberFixture.CA, 1);

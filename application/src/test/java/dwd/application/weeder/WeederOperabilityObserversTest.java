@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dwd.application.health.LoopProgress;
 import dwd.application.port.out.EventRecorder;
 import dwd.application.port.out.EventRecorder.ObjectRef;
-import dwd.application.port.out.WeederObserver;
+import dwd.application.port.out.WeederObservers;
 import dwd.application.weeder.WeederStatusBoard.Deletion;
 import dwd.domain.weeding.PodOwner;
 import dwd.domain.weeding.PodState;
@@ -30,7 +30,7 @@ class WeederOperabilityObserversTest {
     private final List<EventRecorder.Event> events = new ArrayList<>();
     private final LoopProgress loops = new LoopProgress("weeders", fixture.scheduler, Duration.ofMinutes(1));
     private final WeederSupervisor supervisor = new WeederSupervisor(fixture.config, fixture.scheduler, fixture.watches,
-            fixture.pods, WeederObserver.all(board, new PodDeletionEvents(events::add), new WeederProgress(loops)));
+            fixture.pods, WeederObservers.of(board, new PodDeletionEvents(events::add), new WeederProgress(loops)));
 
     @Test
     void theBoardShowsEachRunningWeederWithItsWindowAndDeletionsUntilItStops() {

@@ -2,7 +2,7 @@ package dwd.bootstrap.cli;
 
 import dwd.bootstrap.check.CheckCommand;
 import dwd.bootstrap.demo.DemoCommand;
-import dwd.bootstrap.wiring.LauncherComponent;
+import dwd.bootstrap.wiring.ObjectGraphs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
         description = "Dependency watchdog for Gardener seed clusters: protects shoots whose kubelets lost "
                 + "their control plane (prober) and restarts crash-looping dependents when their service recovers (weeder).",
         subcommands = {ProberCommand.class, WeederCommand.class, DemoCommand.class, CheckCommand.class, PlanCommand.class, ValidateCommand.class,
+            CompareCommand.class,
             VersionCommand.class, AotTrainingCommand.class},
         commandListHeading = "%nCommands:%n",
         footer = {"", "Shadow mode: 'dwd prober' and 'dwd weeder' take --dry-run=none|client|server (default none:"
@@ -39,7 +40,7 @@ public final class DwdCommand implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {LauncherComponent.create().buildInfo().describe()};
+            return new String[] {ObjectGraphs.launcher().buildInfo().describe()};
         }
     }
 }

@@ -1,46 +1,44 @@
 package dwd.bootstrap.cli;
 
-import dwd.domain.config.GoDuration;
-import dwd.bootstrap.shadow.DryRunOption;
-import dwd.application.shadow.ShadowMode;
-import dwd.application.shadow.LoggingShadowObserver;
-import dwd.adapters.metrics.ShadowMetrics;
-import dwd.domain.dryrun.DryRunMode;
-import dwd.application.port.out.ShadowObserver;
-import dwd.application.port.out.EventRecorder;
+import dwd.adapters.k8s.ConcurrencyBound;
 import dwd.adapters.k8s.leader.LeaderElectionTimings;
 import dwd.adapters.k8s.leader.LockNames;
+import dwd.adapters.metrics.ClientThrottleMetrics;
 import dwd.adapters.metrics.ProbeStatusJson;
 import dwd.adapters.metrics.ProberMetrics;
+import dwd.adapters.metrics.ShadowMetrics;
+import dwd.application.comparison.ComparisonMode;
 import dwd.application.health.HealthCheck;
 import dwd.application.health.LoopProgress;
 import dwd.application.leader.LeaderOnly;
 import dwd.application.port.out.Clock;
+import dwd.application.port.out.EventRecorder;
 import dwd.application.port.out.Leadership;
 import dwd.application.port.out.ProberObserver;
+import dwd.application.port.out.ProberObservers;
+import dwd.application.port.out.ShadowObserver;
+import dwd.application.port.out.ShadowObservers;
 import dwd.application.prober.LoggingProberObserver;
 import dwd.application.prober.ProbeProgress;
 import dwd.application.prober.ProbeStatusBoard;
 import dwd.application.prober.ProberTuning;
 import dwd.application.prober.ScaleEvents;
+import dwd.application.shadow.LoggingShadowObserver;
+import dwd.application.shadow.ShadowMode;
+import dwd.bootstrap.comparison.BesideOriginal;
 import dwd.bootstrap.config.ConfigFiles;
 import dwd.bootstrap.run.ProberRuntime;
 import dwd.bootstrap.run.RoleOperability;
+import dwd.bootstrap.run.RoleRuntime;
 import dwd.bootstrap.run.StallingProbeObserver;
 import dwd.bootstrap.seed.SeedConnection;
+import dwd.bootstrap.shadow.ComparisonOption;
+import dwd.bootstrap.shadow.DryRunOption;
 import dwd.bootstrap.wiring.BuildInfo;
-import dwd.bootstrap.wiring.LauncherComponent;
-import dwd.bootstrap.wiring.ProberComponent;
-import dwd.adapters.k8s.ConcurrencyBound;
-import dwd.adapters.metrics.ClientThrottleMetrics;
+import dwd.bootstrap.wiring.ObjectGraphs;
+import dwd.domain.config.GoDuration;
 import dwd.domain.config.ProberConfig;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.Callable;
+import dwd.domain.dryrun.DryRunMode;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import picocli.CommandLine.Command;
@@ -48,6 +46,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /** {@code dwd prober}: protects the shoots of a seed whose kubelets lose their control plane. */
 @Command(name = "prober", mixinStandardHelpOptions = true, sortOptions = false,
@@ -73,6 +80,9 @@ public final class ProberCommand implements Callable<Integer> {
     @Mixin
     DryRunOption dryRunOption;
 
+    @Mixin
+    ComparisonOption comparisonOption;
+
     @Option(names = "--concurrent-reconciles", paramLabel = "N", defaultValue = "1",
             description = "Accepted for compatibility and ignored: the prober handles each Cluster event as it arrives,"
                     + " without a work queue.")
@@ -93,6 +103,7 @@ public final class ProberCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Optional<ComparisonOption.Settings> beside = comparisonOption.resolve(dryRunOption, spec.commandLine());
         RoleStart.Started<ProberConfig> started;
         try {
             started = RoleStart.begin("dwd prober", spec.commandLine(), options, dryRunOption, LOG, ConfigFiles::prober);
@@ -106,12 +117,12 @@ public final class ProberCommand implements Callable<Integer> {
                 + " dry-run {}, seed requests: {}", options.configFile(), seed.source(), config.dependentResourceInfos().size(),
                 GoDuration.format(config.probeInterval()), config.nodeLeaseFailureFraction(), mode.flagValue(),
                 options.describeSeedLimit());
-        return run(config, seed, started.election(), mode);
+        return run(config, seed, started.election(), mode, beside);
     }
 
     private int run(ProberConfig config, SeedConnection plainSeed, Optional<LeaderElectionTimings> election,
-            DryRunMode mode) {
-        BuildInfo build = LauncherComponent.create().buildInfo();
+            DryRunMode mode, Optional<ComparisonOption.Settings> besideOriginal) {
+        BuildInfo build = ObjectGraphs.launcher().buildInfo();
         var operability = RoleOperability.prepare(new RoleOperability.Settings("prober", RoleStart.lockName(LockNames.PROBER, mode),
                 REPORTING_CONTROLLER, build.version(), election, options.leaderElectionNamespace(),
                 options.metricsAddress(), options.healthAddress(), List.of("seed", "shoot", "leader-election"), options.seedThrottle()), plainSeed);
@@ -132,23 +143,31 @@ public final class ProberCommand implements Callable<Integer> {
                 new ProbeProgress(loops),
                 // Events are writes too: none in shadow mode (the would-be actions go to the shadow observers).
                 new ScaleEvents(mode.isShadow() ? EventRecorder.none() : LeaderOnly.events(operability.events(), leadership))));
+        Optional<BesideOriginal> beside = besideOriginal.map(settings -> BesideOriginal.prober(settings, config,
+                operability.seed(), operability.registry()));
+        beside.ifPresent(comparison -> observers.add(comparison.proberObserver()));
         if (stallFile != null) {
             observers.add(new StallingProbeObserver(stallFile)); // last: the others have seen the run before it blocks
         }
-        ProberRuntime runtime = ProberComponent.create(config, operability.seed(),
+        ProberRuntime runtime = ObjectGraphs.prober(config, operability.seed(),
                 readinessTimeout == null ? ProberTuning.defaults() : ProberTuning.defaults().withReadinessTimeout(readinessTimeout),
-                ProberObserver.all(observers.toArray(ProberObserver[]::new)), leadership, operability.traffic(),
-                new ShadowMode(mode, ShadowObserver.all(new LoggingShadowObserver(),
-                        new ShadowMetrics(operability.registry(), mode)))).runtime();
+                ProberObservers.of(observers.toArray(ProberObserver[]::new)), leadership, operability.traffic(),
+                new ShadowMode(mode, ShadowObservers.of(new LoggingShadowObserver(),
+                        new ShadowMetrics(operability.registry(), mode),
+                        beside.map(BesideOriginal::dwdShadowActions).orElse(new ShadowObserver() { }))),
+                beside.map(BesideOriginal::mode).orElse(ComparisonMode.off())).runtime();
         ClientThrottleMetrics.registerScaleRequestBound(operability.registry(), runtime.scaleRequestBound(),
                 ConcurrencyBound::inFlight, ConcurrencyBound::waitedRequests, bound -> bound.waited().toNanos() / 1e9);
 
         operability.health().addLiveness(loops);
-        return operability.run(runtime,
-                () -> runtime.isStartedAndSynced()
+        RoleRuntime work = beside.map(comparison -> comparison.around(runtime)).orElse(runtime);
+        Map<String, Supplier<String>> pages = new LinkedHashMap<>(Map.of("/probes", new ProbeStatusJson(board, clock::now)));
+        beside.ifPresent(comparison -> pages.put(BesideOriginal.PAGE, comparison.page()));
+        return operability.run(work,
+                () -> work.isStartedAndSynced()
                         ? HealthCheck.Result.ok("caches", "Machine and Cluster caches synced")
                         : HealthCheck.Result.failing("caches", "Machine and Cluster caches not synced yet"),
-                Map.of("/probes", new ProbeStatusJson(board, clock::now)));
+                pages);
     }
 
 }

@@ -1,6 +1,6 @@
 package dwd.bootstrap.cli;
 
-import dwd.bootstrap.wiring.LauncherComponent;
+import dwd.bootstrap.wiring.ObjectGraphs;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -15,7 +15,7 @@ public final class VersionCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getOut().println(LauncherComponent.create().buildInfo().describe());
+        spec.commandLine().getOut().println(ObjectGraphs.launcher().buildInfo().describe());
         return 0;
     }
 }

@@ -31,13 +31,15 @@ import picocli.CommandLine.Option;
  * was observed. The stage is {@link DemoStage}'s, the story {@link DemoStory}'s; this class runs one
  * after the other and stops everything at the end or on Ctrl-C.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(name = "demo", mixinStandardHelpOptions = true, sortSynopsis = false,
         description = {"Play a meltdown and a recovery on a local control plane, narrated.",
             "Starts etcd + kube-apiserver on loopback (binaries of scripts/control-plane, built if missing),",
             "starts `dwd prober` and `dwd weeder` as processes against a demo seed, with the flags Gardener passes",
             "and its configs (delays shortened), watches what they do and ends with a summary table.",
             "With --dry-run=client|server the same story plays in shadow mode: dwd reports what it would do",
             "(\"would scale …\", \"would delete …\") and the checks expect that nothing changed.",
+            "With --beside-original the original dependency-watchdog acts and dwd runs beside it in shadow mode,",
+            "comparing itself with it; the demo ends with the comparison table.",
             "Exit status: 0 every step observed, 1 otherwise, 2 usage error."})
 public final class DemoCommand implements Callable<Integer> {
 
@@ -51,6 +53,12 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--keep", description = {"After the story, leave the control plane and both roles running and print",
         "a kubeconfig, a kubectl command and the roles' URLs; Ctrl-C stops everything."})
     boolean keep;
+
+    // Before --dry-run: the synopsis then wraps between options, not inside --dry-run[=MODE].
+    @Option(names = "--beside-original", description = "The original dependency-watchdog v1.7.0 acts (built once by"
+            + " scripts/original-dwd with Go); dwd runs beside it in shadow mode (--dry-run=server unless given) with"
+            + " --compare-with-original; the demo ends with dwd's comparison table.")
+    boolean besideOriginal;
 
     @Mixin
     DryRunOption dryRunOption;
@@ -67,6 +75,14 @@ public final class DemoCommand implements Callable<Integer> {
             return DryRunOption.INVALID;
         }
         mode = dryRun.get();
+        if (besideOriginal) {
+            if (mode == DryRunMode.NONE && dryRunOption.given()) {
+                System.err.println("dwd demo: --beside-original runs dwd in shadow mode: leave out --dry-run, or use"
+                        + " --dry-run=server or client");
+                return DryRunOption.INVALID;
+            }
+            mode = mode.isShadow() ? mode : DryRunMode.SERVER;
+        }
         narrator = Narrator.forThisProcess();
         teardown = new Teardown(narrator);
         LogLevels.apply(Level.ERROR); // the demo's own lines; the roles log for themselves
@@ -91,14 +107,16 @@ public final class DemoCommand implements Callable<Integer> {
 
     private int play() throws DemoFailure {
         narrator.title("dwd demo: a meltdown and a recovery on a local control plane"
-                + (mode.isShadow() ? ", in shadow mode (--dry-run=" + mode.flagValue() + ")" : ""));
+                + (besideOriginal ? ", dwd beside the original dependency-watchdog"
+                        : mode.isShadow() ? ", in shadow mode (--dry-run=" + mode.flagValue() + ")" : ""));
         if (mode.isShadow()) {
             narrator.info(mode == DryRunMode.SERVER
                     ? "shadow mode: dwd sends every change with dryRun=All; the API server checks it and persists nothing"
                     : "shadow mode: dwd sends no change at all; it reports what it would change");
         }
-        var stage = new DemoStage(narrator, teardown, mode, verbose);
+        var stage = new DemoStage(narrator, teardown, mode, verbose, besideOriginal);
         var story = new DemoStory(narrator, mode);
+        var beside = new BesideOriginalStory(narrator, story);
         Path binaries = stage.binaries(controlPlaneDirectory);
         var scheduler = new SystemScheduler();
         teardown.own(Teardown.quietly(scheduler::close));
@@ -120,6 +138,10 @@ public final class DemoCommand implements Callable<Integer> {
         RoleProcess weeder = roles.get(1);
         seed.installCrds();
         List<String> alphaNodes = stage.createSeed(seed, kubernetes);
+        if (besideOriginal) {
+            // After the seed: the original's manager needs the Cluster and Machine CRDs when it starts.
+            stage.startOriginal(kubeconfig, kubernetes.workDirectory());
+        }
         Map<String, String> versionsBefore = DemoStory.resourceVersions(seed);
         var seedWatch = new SeedWatch(kubernetes.client(LocalKubernetes.ADMIN, Duration.ZERO), timeline);
         teardown.own(Teardown.quietly(seedWatch::close));
@@ -133,17 +155,34 @@ public final class DemoCommand implements Callable<Integer> {
         reports.start(prober, weeder);
         story.normalOperation(timeline, prober.startedAt());
         goesOn(timeline);
-        Instant cut = story.networkCut(seed, alphaNodes, timeline);
-        goesOn(timeline);
-        story.recovery(seed, alphaNodes, timeline);
-        goesOn(timeline);
-        story.otherShootUntouched(timeline, cut);
-        story.etcdOutage(seed, timeline);
-        goesOn(timeline);
-        if (mode.isShadow()) {
-            story.nothingChanged(seed, versionsBefore);
+        Instant cut = Instant.now();
+        String comparison = null;
+        if (besideOriginal) {
+            beside.networkCut(seed, alphaNodes, timeline);
+            goesOn(timeline);
+            beside.recovery(seed, alphaNodes, timeline);
+            goesOn(timeline);
+            story.otherShootUntouched(timeline, cut);
+            beside.etcdOutage(seed, timeline);
+            goesOn(timeline);
+            comparison = beside.comparison(prober, weeder, timeline);
+        } else {
+            cut = story.networkCut(seed, alphaNodes, timeline);
+            goesOn(timeline);
+            story.recovery(seed, alphaNodes, timeline);
+            goesOn(timeline);
+            story.otherShootUntouched(timeline, cut);
+            story.etcdOutage(seed, timeline);
+            goesOn(timeline);
+            if (mode.isShadow()) {
+                story.nothingChanged(seed, versionsBefore);
+            }
         }
         boolean passed = narrator.summary();
+        if (comparison != null) {
+            narrator.info("");
+            comparison.lines().forEach(narrator::info);
+        }
         if (!keep) {
             narrator.endTimeline(); // what the roles do while they are stopped is not part of the story
         }

@@ -17,6 +17,8 @@ final class DemoSettings {
     /** No pod ever becomes ready on a control plane without kubelets: do not wait the default 5 s for each. */
     static final Duration READINESS_WAIT = Duration.ofMillis(500);
     static final Duration STEP_TIMEOUT = Duration.ofSeconds(40);
+    /** {@code --beside-original}: how long one side may take after the other acted; the original recovers in about 25 s here. */
+    static final Duration COMPARISON_WINDOW = Duration.ofSeconds(40);
     static final Duration ROLES_READY_TIMEOUT = Duration.ofSeconds(90);
     /** The flags Gardener's seed reconciler passes to each role, besides the config file. */
     static final List<String> GARDENER_PROBER_FLAGS = List.of("--kube-api-qps=20.0", "--kube-api-burst=100",

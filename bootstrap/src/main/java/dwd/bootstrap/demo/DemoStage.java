@@ -2,6 +2,7 @@ package dwd.bootstrap.demo;
 
 import static dwd.bootstrap.demo.DemoSettings.ALPHA;
 import static dwd.bootstrap.demo.DemoSettings.BETA;
+import static dwd.bootstrap.demo.DemoSettings.COMPARISON_WINDOW;
 import static dwd.bootstrap.demo.DemoSettings.GARDENER_PROBER_FLAGS;
 import static dwd.bootstrap.demo.DemoSettings.GARDENER_WEEDER_FLAGS;
 import static dwd.bootstrap.demo.DemoSettings.GRACE_PERIOD;
@@ -38,12 +39,16 @@ final class DemoStage {
     private final Teardown teardown;
     private final DryRunMode mode;
     private final boolean verbose;
+    private final boolean besideOriginal;
+    private Path proberConfig;
+    private Path weederConfig;
 
-    DemoStage(Narrator narrator, Teardown teardown, DryRunMode mode, boolean verbose) {
+    DemoStage(Narrator narrator, Teardown teardown, DryRunMode mode, boolean verbose, boolean besideOriginal) {
         this.narrator = narrator;
         this.teardown = teardown;
         this.mode = mode;
         this.verbose = verbose;
+        this.besideOriginal = besideOriginal;
     }
 
     /** etcd and kube-apiserver from {@code directory} (else the environment's or the default cache), built when missing. */
@@ -136,8 +141,6 @@ final class DemoStage {
     List<RoleProcess> startRoles(LocalKubernetes kubernetes, Path kubeconfig, DemoSeed seed, RoleReports reports,
             DemoTimeline timeline) throws DemoFailure {
         Path dir = kubernetes.workDirectory();
-        Path proberConfig;
-        Path weederConfig;
         try {
             seed.createNamespace(LEASE_NAMESPACE);
             proberConfig = Files.writeString(dir.resolve("prober-config.yaml"), DemoSeed.resourceText("examples/prober-config.yaml")
@@ -158,6 +161,11 @@ final class DemoStage {
         if (mode.isShadow()) {
             proberArguments.add("--dry-run=" + mode.flagValue());
             weederArguments.add("--dry-run=" + mode.flagValue());
+        }
+        if (besideOriginal) {
+            for (List<String> arguments : List.of(proberArguments, weederArguments)) {
+                arguments.addAll(List.of("--compare-with-original", "--comparison-window=" + seconds(COMPARISON_WINDOW)));
+            }
         }
         // Started from this (the main) thread: the processes are tied to its life (see ChildProcesses).
         RoleProcess prober = RoleProcess.start("prober", proberArguments, line -> roleLine("prober", line, reports));
@@ -198,6 +206,26 @@ final class DemoStage {
             narrator.info("$ " + String.join(" ", weeder.command()));
         }
         return List.of(prober, weeder);
+    }
+
+    /**
+     * {@code --beside-original}: the original dependency-watchdog's prober and weeder, with the flags Gardener
+     * passes and the same config files as dwd's roles; built first if missing.
+     */
+    void startOriginal(Path kubeconfig, Path dir) throws DemoFailure {
+        Path binary = OriginalRoles.binary(narrator);
+        OriginalRoles original;
+        try {
+            original = OriginalRoles.start(binary, proberConfig, GARDENER_PROBER_FLAGS, weederConfig,
+                    GARDENER_WEEDER_FLAGS, kubeconfig, dir);
+        } catch (java.io.IOException e) {
+            throw new DemoFailure("cannot start the original " + binary + ": " + e.getMessage(), e);
+        }
+        teardown.own(original::stop);
+        narrator.info("the original dependency-watchdog v1.7.0 (" + binary + "), prober (pid " + original.pid(0)
+                + ") and weeder (pid " + original.pid(1) + "): the same flags and config files; its logs in the work directory");
+        narrator.info("    it acts for real; dwd runs beside it with --dry-run=" + mode.flagValue()
+                + " --compare-with-original, on Leases of its own (" + LEASE_NAMESPACE + "/<lock>-dry-run)");
     }
 
     private void roleLine(String role, String line, RoleReports reports) {

@@ -57,12 +57,7 @@ final class DemoStory {
     /** 3 of alpha's 5 leases are no longer renewed; returns the instant of the cut, the origin of the narration's times. */
     Instant networkCut(DemoSeed seed, List<String> alphaNodes, DemoTimeline timeline) {
         List<String> cutNodes = alphaNodes.subList(0, 3);
-        Instant cut = Instant.now();
-        narrator.setOrigin(cut);
-        narrator.step(2, "Network cut: 3 of alpha's 5 nodes stop renewing their leases");
-        seed.cut(cutNodes);
-        narrator.at(cut, "alpha", "the demo stops renewing the leases of " + String.join(", ", cutNodes)
-                + ", as their kubelets would when cut off from their control plane");
+        Instant cut = cut(seed, cutNodes);
         boolean scaledDown = timeline.await(events -> scaledTo(events, cut, ALPHA, 3), STEP_TIMEOUT);
         List<Event> scaled = timeline.since(cut).stream().filter(e -> e.is(Kind.SCALED, ALPHA)).toList();
         List<String> order = scaled.stream().map(Event::subject).toList();
@@ -80,11 +75,28 @@ final class DemoStory {
         return cut;
     }
 
-    void recovery(DemoSeed seed, List<String> alphaNodes, DemoTimeline timeline) {
+    /** Step 2's part of the demo: 3 of alpha's 5 nodes stop renewing their leases; the instant of the cut. */
+    Instant cut(DemoSeed seed, List<String> cutNodes) {
+        Instant cut = Instant.now();
+        narrator.setOrigin(cut);
+        narrator.step(2, "Network cut: 3 of alpha's 5 nodes stop renewing their leases");
+        seed.cut(cutNodes);
+        narrator.at(cut, "alpha", "the demo stops renewing the leases of " + String.join(", ", cutNodes)
+                + ", as their kubelets would when cut off from their control plane");
+        return cut;
+    }
+
+    /** Step 3's part of the demo: the cut nodes renew their leases again; the instant they do. */
+    Instant heal(DemoSeed seed, List<String> alphaNodes) {
         narrator.step(3, "The cut heals");
         Instant healed = Instant.now();
         seed.heal(alphaNodes.subList(0, 3));
         narrator.at(healed, "alpha", "the demo renews those leases again");
+        return healed;
+    }
+
+    void recovery(DemoSeed seed, List<String> alphaNodes, DemoTimeline timeline) {
+        Instant healed = heal(seed, alphaNodes);
         // The flow is done when /probes says so; in shadow mode it lists no would-be scalings, so the reports count.
         boolean scaledUp = timeline.await(events -> scaledTo(events, healed, ALPHA, 3)
                 && (mode.isShadow() || events.stream().anyMatch(e -> !e.at().isBefore(healed) && e.is(Kind.FLOW_DONE, ALPHA)
@@ -113,7 +125,11 @@ final class DemoStory {
                 betaScaled + " dependents " + would() + "scaled", betaScaled == 0);
     }
 
-    void etcdOutage(DemoSeed seed, DemoTimeline timeline) {
+    /**
+     * Step 4's part of the demo: etcd-main-client turns not ready, alpha's kube-apiserver pods crash-loop,
+     * etcd returns; the instant it does.
+     */
+    Instant etcdReturns(DemoSeed seed, DemoTimeline timeline) {
         narrator.step(4, "etcd outage, played by the demo: alpha's kube-apiserver pods get crash-loop statuses");
         Instant outage = Instant.now();
         seed.setServiceReady(ALPHA, "etcd-main-client", false);
@@ -129,6 +145,11 @@ final class DemoStory {
         Instant back = Instant.now();
         seed.setServiceReady(ALPHA, "etcd-main-client", true);
         narrator.at(back, "alpha", "etcd comes back: the demo marks its endpoint ready again");
+        return back;
+    }
+
+    void etcdOutage(DemoSeed seed, DemoTimeline timeline) {
+        Instant back = etcdReturns(seed, timeline);
         boolean deleted = timeline.await(events -> events.stream()
                 .filter(e -> !e.at().isBefore(back) && e.is(Kind.POD_DELETED, ALPHA)).count() >= 2
                 && events.stream().anyMatch(e -> !e.at().isBefore(back) && e.is(Kind.WEEDER, ALPHA)), STEP_TIMEOUT);
@@ -213,7 +234,7 @@ final class DemoStory {
         return events.stream().filter(e -> !e.at().isBefore(since) && e.is(kind, namespace)).count();
     }
 
-    private static List<String> shortNames(List<String> names) {
+    static List<String> shortNames(List<String> names) {
         return names.stream().map(name -> switch (name) {
             case DemoSeed.KCM -> "KCM";
             case DemoSeed.MCM -> "MCM";

@@ -44,6 +44,11 @@ public final class DryRunOption {
         }
     }
 
+    /** Whether {@code --dry-run} was given at all, in any form. */
+    public boolean given() {
+        return value != null;
+    }
+
     /** The line shown at startup in shadow mode: what runs differently. */
     public static String shadowModeNotice(String role, DryRunMode mode) {
         return switch (mode) {

@@ -7,6 +7,7 @@ import dwd.adapters.k8s.prober.KubernetesMachines;
 import dwd.adapters.k8s.prober.KubernetesScalableResources;
 import dwd.adapters.k8s.prober.KubernetesShootClients;
 import dwd.adapters.k8s.RequestMetering;
+import dwd.application.comparison.ComparisonMode;
 import dwd.application.leader.LeaderOnly;
 import dwd.application.port.out.ApiTraffic;
 import dwd.application.port.out.Leadership;
@@ -58,10 +59,11 @@ public interface ProberModule {
     @Singleton
     static ProbeSupervisor supervisor(ProberConfig config, ProberTuning tuning, SystemScheduler scheduler,
             KubernetesShootClients shootClients, KubernetesMachines machines, KubernetesScalableResources resources,
-            ProberObserver observer, Leadership leadership, ShadowMode shadow) {
+            ProberObserver observer, Leadership leadership, ShadowMode shadow, ComparisonMode comparison) {
         // Shadow mode decorates the real adapter (server mode needs it to send dry-run writes); only the leader
         // writes, even in shadow mode: a process that lost its lease stops at once, flows in flight included.
-        ShadowMode.ProberPorts ports = shadow.prober(resources, observer);
+        // Beside the original, the shadow sees the dependents as they would be without the original's writes.
+        ShadowMode.ProberPorts ports = shadow.prober(comparison.resources(resources), observer);
         return new ProbeSupervisor(config, tuning, scheduler, shootClients, machines,
                 LeaderOnly.scalableResources(ports.resources(), leadership), ports.observer(), new SplittableRandom(),
                 leadership);

@@ -6,6 +6,7 @@ import dwd.adapters.k8s.NoDelaySockets;
 import dwd.adapters.k8s.weeder.EndpointSliceWatch;
 import dwd.adapters.k8s.weeder.KubernetesPodWatches;
 import dwd.adapters.k8s.weeder.KubernetesPods;
+import dwd.application.comparison.ComparisonMode;
 import dwd.application.leader.LeaderOnly;
 import dwd.application.port.out.Leadership;
 import dwd.application.port.out.WeederObserver;
@@ -74,10 +75,12 @@ public interface WeederModule {
     @Provides
     @Singleton
     static WeederSupervisor supervisor(WeederConfig config, SystemScheduler scheduler, KubernetesPodWatches watches,
-            KubernetesPods pods, WeederObserver observer, Leadership leadership, ShadowMode shadow) {
+            KubernetesPods pods, WeederObserver observer, Leadership leadership, ShadowMode shadow,
+            ComparisonMode comparison) {
         // Shadow mode decorates the real adapter (server mode needs its dry-run deletes); only the leader deletes,
-        // even in shadow mode: a process that lost its lease stops at once, in running weeders too.
-        ShadowMode.WeederPorts ports = shadow.weeder(watches, pods, observer);
+        // even in shadow mode: a process that lost its lease stops at once, in running weeders too. Beside the
+        // original, the shadow watches the pods as they would be without the original's deletions.
+        ShadowMode.WeederPorts ports = shadow.weeder(comparison.podWatches(watches), pods, observer);
         return new WeederSupervisor(config, scheduler, ports.podWatches(), LeaderOnly.pods(ports.pods(), leadership),
                 ports.observer());
     }

@@ -12,8 +12,11 @@ import java.util.List;
 /** The API server's audit log (JSON lines, level Metadata): who asked what and what the server answered. */
 record AuditLog(List<Request> requests) {
 
-    /** One completed request: user, verb, what it addressed (resource or path) and the answer's code. */
-    record Request(Instant received, String user, String userAgent, String verb, String target, int code) {
+    /**
+     * One completed request: user, verb, what it addressed (resource or path), the answer's code, and whether
+     * it was a dry run ({@code dryRun=All} in its query, or in a deletion's options when the body is audited).
+     */
+    record Request(Instant received, String user, String userAgent, String verb, String target, int code, boolean dryRun) {
 
         @Override
         public String toString() {
@@ -37,9 +40,17 @@ record AuditLog(List<Request> requests) {
             requests.add(new Request(received, event.getAsJsonObject("user").get("username").getAsString(),
                     event.has("userAgent") ? event.get("userAgent").getAsString() : "",
                     event.get("verb").getAsString(), target(event),
-                    status != null && status.has("code") ? status.get("code").getAsInt() : 0));
+                    status != null && status.has("code") ? status.get("code").getAsInt() : 0, dryRun(event)));
         }
         return new AuditLog(List.copyOf(requests));
+    }
+
+    private static boolean dryRun(JsonObject event) {
+        if (event.get("requestURI").getAsString().contains("dryRun=All")) {
+            return true;
+        }
+        JsonObject body = event.getAsJsonObject("requestObject");
+        return body != null && body.has("dryRun") && body.get("dryRun").toString().contains("\"All\"");
     }
 
     /** {@code group/resource[/subresource] in namespace [name]}, or the path of a non-resource request. */

@@ -51,16 +51,29 @@ public final class GardenerObjects {
             if (in == null) {
                 throw new IllegalStateException(path + " is not on the test class path");
             }
-            var documents = new ArrayList<JsonObject>();
-            for (Object document : new Yaml().loadAll(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
-                if (document != null) {
-                    documents.add(new Gson().toJsonTree(document).getAsJsonObject());
-                }
-            }
-            return new GardenerObjects(documents);
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The objects of a YAML file of this repository's, e.g. {@code deploy/beside-original/rbac.yaml}. */
+    static GardenerObjects of(java.nio.file.Path yaml) {
+        try {
+            return parse(java.nio.file.Files.readString(yaml));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static GardenerObjects parse(String yaml) {
+        var documents = new ArrayList<JsonObject>();
+        for (Object document : new Yaml().loadAll(yaml)) {
+            if (document != null) {
+                documents.add(new Gson().toJsonTree(document).getAsJsonObject());
+            }
+        }
+        return new GardenerObjects(documents);
     }
 
     /** The one object of this kind. */

@@ -2,13 +2,13 @@ package dwd.bootstrap.prober;
 
 import dwd.application.port.out.ApiTraffic;
 import dwd.application.port.out.Leadership;
-import dwd.application.port.out.ProberObserver;
+import dwd.application.port.out.ProberObservers;
 import dwd.application.prober.LoggingProberObserver;
 import dwd.application.prober.ProberTuning;
 import dwd.bootstrap.config.ConfigFiles;
 import dwd.bootstrap.run.ProberRuntime;
 import dwd.bootstrap.seed.SeedConnection;
-import dwd.bootstrap.wiring.ProberComponent;
+import dwd.bootstrap.wiring.ObjectGraphs;
 import dwd.domain.config.ProberConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,8 +31,8 @@ final class InJvmProber implements AutoCloseable {
     private final ProberRuntime runtime;
 
     private InJvmProber(ProberConfig config, SeedConnection seed, ApiTraffic shootTraffic) {
-        this.runtime = ProberComponent.create(config, seed, TUNING,
-                ProberObserver.all(new LoggingProberObserver(), events), Leadership.always(), shootTraffic).runtime();
+        this.runtime = ObjectGraphs.prober(config, seed, TUNING,
+                ProberObservers.of(new LoggingProberObserver(), events), Leadership.always(), shootTraffic).runtime();
     }
 
     /**

@@ -20,6 +20,10 @@ import java.util.TreeMap;
  */
 public record LabelSelector(Map<String, String> matchLabels, List<Requirement> matchExpressions) {
 
+    /** Why an empty selector is refused, here and in config validation. */
+    static final String EMPTY_SELECTOR = "must not be empty; a selector without matchLabels and matchExpressions"
+            + " matches every pod in the namespace: select the dependent pods with matchLabels or matchExpressions";
+
     public LabelSelector {
         matchLabels = matchLabels == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(matchLabels));
         matchExpressions = matchExpressions == null ? List.of() : List.copyOf(matchExpressions);
@@ -29,7 +33,7 @@ public record LabelSelector(Map<String, String> matchLabels, List<Requirement> m
             LabelSyntax.valueProblem(value).ifPresent(LabelSelector::reject);
         });
         if (matchLabels.isEmpty() && matchExpressions.isEmpty()) {
-            reject("a label selector " + LabelSelectors.EMPTY_SELECTOR);
+            reject("a label selector " + EMPTY_SELECTOR);
         }
     }
 

@@ -18,8 +18,6 @@ public final class LabelSelectors {
 
     static final String NULL_SELECTOR = "must not be null; a missing selector would match every pod in the namespace:"
             + " select the dependent pods with matchLabels or matchExpressions";
-    static final String EMPTY_SELECTOR = "must not be empty; a selector without matchLabels and matchExpressions"
-            + " matches every pod in the namespace: select the dependent pods with matchLabels or matchExpressions";
     private static final String OPERATORS = "use In, NotIn, Exists or DoesNotExist (spelled exactly so)";
 
     private LabelSelectors() {
@@ -41,7 +39,7 @@ public final class LabelSelectors {
             return problems;
         }
         if (selectsEverything(input)) {
-            problems.add(new SelectorProblem(path, EMPTY_SELECTOR));
+            problems.add(new SelectorProblem(path, LabelSelector.EMPTY_SELECTOR));
             return problems;
         }
         if (input.matchLabels() != null) {

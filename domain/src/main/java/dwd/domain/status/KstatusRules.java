@@ -165,10 +165,10 @@ final class KstatusRules {
     private static KstatusResult daemonSet(ObjectDocument object) {
         // Unlike the generic rule, a DaemonSet without generations has not been seen by its controller.
         String kind = object.identity().kind();
-        if (Kstatus.nestedInt64(object, "metadata.generation").isEmpty()) {
+        if (KstatusFields.nestedInt64(object, "metadata.generation").isEmpty()) {
             return KstatusResult.inProgress("NoGeneration", kind + " metadata.generation not found");
         }
-        if (Kstatus.nestedInt64(object, "status.observedGeneration").isEmpty()) {
+        if (KstatusFields.nestedInt64(object, "status.observedGeneration").isEmpty()) {
             return KstatusResult.inProgress("NoObservedGeneration", kind + " status.observedGeneration not found");
         }
         long desired = object.integer("status.desiredNumberScheduled", -1);
@@ -227,7 +227,9 @@ final class KstatusRules {
             case "" -> {
                 return KstatusResult.inProgress("PodNotObserved", "Pod phase not available");
             }
-            default -> throw new Kstatus.ComputeError("unknown phase " + phase);
+            default -> {
+                return KstatusResult.unknown("unknown phase " + phase); // kstatus returns an error
+            }
         }
     }
 
@@ -236,7 +238,7 @@ final class KstatusRules {
      * without the expected shape are skipped; kstatus itself would crash on them.
      */
     private static List<String> crashLoopingContainers(ObjectDocument object) {
-        List<?> statuses = Kstatus.nestedList(object, "status.containerStatuses");
+        List<?> statuses = KstatusFields.nestedList(object, "status.containerStatuses");
         var names = new ArrayList<String>();
         for (Object entry : statuses) {
             if (entry instanceof Map<?, ?> map) {

@@ -158,11 +158,11 @@ class LabelSelectorsTest {
     @Test
     void anEmptyOrMissingSelectorIsRejectedBecauseItMatchesEveryPod() {
         assertThat(LabelSelectors.validate(new Input(Map.of(), List.of()), "p")).singleElement()
-                .hasToString("p: " + LabelSelectors.EMPTY_SELECTOR);
+                .hasToString("p: " + LabelSelector.EMPTY_SELECTOR);
         assertThat(LabelSelectors.validate(new Input(null, null), "p")).singleElement()
-                .hasToString("p: " + LabelSelectors.EMPTY_SELECTOR);
+                .hasToString("p: " + LabelSelector.EMPTY_SELECTOR);
         assertThat(LabelSelectors.validate(null, "p")).singleElement().hasToString("p: " + LabelSelectors.NULL_SELECTOR);
-        assertThat(LabelSelectors.EMPTY_SELECTOR).contains("matches every pod in the namespace");
+        assertThat(LabelSelector.EMPTY_SELECTOR).contains("matches every pod in the namespace");
         assertThat(LabelSelectors.selectsEverything(new Input(Map.of(), null))).isTrue();
         assertThat(LabelSelectors.selectsEverything(labels("a", "b"))).isFalse();
         assertThatThrownBy(() -> new LabelSelector(Map.of(), List.of()))

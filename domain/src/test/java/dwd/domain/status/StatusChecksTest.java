@@ -586,7 +586,7 @@ class StatusChecksTest {
 
         @Test
         void aPartThatCannotBeReadIsOneFailureNamingTheFieldAndTheChecksThatDidNotRun() {
-            var reading = ObjectStatus.read(Documents.map(
+            var reading = StatusReading.read(Documents.map(
                     "metadata", Documents.map("generation", 12),
                     "status", Documents.map("observedGeneration", "12", "conditions", Documents.list(
                             Documents.map("type", "Available", "status", "True", "observedGeneration", 12)))));
@@ -601,7 +601,7 @@ class StatusChecksTest {
 
         @Test
         void oneProblemThatKeepsTwoPartsFromBeingReadIsOneFinding() {
-            var reading = ObjectStatus.read(Documents.map("metadata", Documents.map("generation", 1), "status", "broken"));
+            var reading = StatusReading.read(Documents.map("metadata", Documents.map("generation", 1), "status", "broken"));
             List<Finding> findings = StatusChecks.checkAll(reading, FETCH_FAILED);
             assertThat(findings).singleElement().extracting(Finding::message).isEqualTo(
                     "The object cannot be read as the checks need it: status: expected a mapping, found \"broken\" (a string); "

@@ -29,7 +29,7 @@ enum EventPermission {
     /** The review itself was refused or failed otherwise: asked again; Events are tried meanwhile. */
     UNKNOWN;
 
-    private static final Logger LOG = LogManager.getLogger(KubernetesEventRecorder.class);
+    private static final Logger LOG = LogManager.getLogger();
 
     /** The rule that grants what the review asks, as an operator writes it into a ClusterRole. */
     static final String RULE = "{apiGroups: [events.k8s.io], resources: [events], verbs: [create]}";

@@ -60,7 +60,7 @@ public final class TextInput {
 
     /** The whole text of {@code bytes} (a Secret's value, say), with the checks of {@link #read(Path, Limit)}. */
     public static String read(byte[] bytes, Limit limit) {
-        try (Reader reader = new Utf8TextReader(new ByteArrayInputStream(bytes), limit)) {
+        try (Reader reader = reader(new ByteArrayInputStream(bytes), limit)) {
             return readAll(reader);
         } catch (IOException e) {
             throw unreadable(e);
@@ -91,7 +91,7 @@ public final class TextInput {
                     + " from " + limit.of());
         }
         try {
-            return new Utf8TextReader(Files.newInputStream(file), limit);
+            return reader(Files.newInputStream(file), limit);
         } catch (IOException e) {
             throw unreadable(e);
         }
@@ -99,7 +99,12 @@ public final class TextInput {
 
     /** A reader of {@code in}'s text (standard input, say), which refuses to read past the limit. */
     public static Reader open(InputStream in, Limit limit) {
-        return new Utf8TextReader(in, limit);
+        return reader(in, limit);
+    }
+
+    private static Reader reader(InputStream in, Limit limit) {
+        return new Utf8TextReader(in, limit.bytes(),
+                "holds more than " + size(limit.bytes()) + ", the most dwd reads from " + limit.of());
     }
 
     /** A size in bytes as people write it: {@code 512 bytes}, {@code 3 MiB}, {@code 1.5 GiB}. */

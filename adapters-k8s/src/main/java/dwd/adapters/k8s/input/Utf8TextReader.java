@@ -19,7 +19,8 @@ import java.nio.charset.StandardCharsets;
 final class Utf8TextReader extends Reader {
 
     private final InputStream in;
-    private final TextInput.Limit limit;
+    private final long maxBytes;
+    private final String overMaxBytes;
     private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -31,9 +32,14 @@ final class Utf8TextReader extends Reader {
     private int line = 1;
     private int column = 1;
 
-    Utf8TextReader(InputStream in, TextInput.Limit limit) {
+    /**
+     * @param maxBytes     the most bytes read
+     * @param overMaxBytes the problem when there are more, as it reads after the input's name
+     */
+    Utf8TextReader(InputStream in, long maxBytes, String overMaxBytes) {
         this.in = in;
-        this.limit = limit;
+        this.maxBytes = maxBytes;
+        this.overMaxBytes = overMaxBytes;
     }
 
     @Override
@@ -82,9 +88,8 @@ final class Utf8TextReader extends Reader {
         } else {
             bytesRead += read;
             bytes.position(bytes.position() + read);
-            if (bytesRead > limit.bytes()) {
-                throw new UnusableInput("holds more than " + TextInput.size(limit.bytes()) + ", the most dwd reads from "
-                        + limit.of());
+            if (bytesRead > maxBytes) {
+                throw new UnusableInput(overMaxBytes);
             }
         }
         bytes.flip();

@@ -18,12 +18,12 @@ import java.util.Optional;
  * links some hundred model classes, a few hundred milliseconds that would delay the first deletion
  * of a process. The weeder reads six fields.
  */
-final class PodStates {
+public final class PodStates {
 
     private PodStates() {
     }
 
-    static PodState of(JsonObject pod) {
+    public static PodState of(JsonObject pod) {
         return new PodState(
                 JsonFields.string(pod, "metadata", "namespace").orElse(""),
                 JsonFields.string(pod, "metadata", "name").orElse(""),

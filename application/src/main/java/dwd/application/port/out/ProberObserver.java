@@ -59,9 +59,4 @@ public interface ProberObserver {
     default void resourceFailed(String shootNamespace, ScaleDirection direction, ResourceRef ref, String reason) { }
 
     default void flowFinished(String shootNamespace, ScaleDirection direction, FlowOutcome outcome) { }
-
-    /** Sends every event to each of {@code observers} in turn. */
-    static ProberObserver all(ProberObserver... observers) {
-        return new ProberObservers(java.util.List.of(observers));
-    }
 }

@@ -11,14 +11,19 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /** Fans events out to several observers; one that throws does not stop the others. */
-final class ProberObservers implements ProberObserver {
+public final class ProberObservers implements ProberObserver {
 
     private static final System.Logger LOG = System.getLogger(ProberObservers.class.getName());
 
     private final List<ProberObserver> observers;
 
-    ProberObservers(List<ProberObserver> observers) {
+    private ProberObservers(List<ProberObserver> observers) {
         this.observers = List.copyOf(observers);
+    }
+
+    /** Sends every event to each of {@code observers} in turn. */
+    public static ProberObserver of(ProberObserver... observers) {
+        return new ProberObservers(List.of(observers));
     }
 
     private void each(Consumer<ProberObserver> event) {

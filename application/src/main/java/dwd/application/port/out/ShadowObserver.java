@@ -92,11 +92,6 @@ public interface ShadowObserver {
 
     default void wouldDelete(WouldDelete action) { }
 
-    /** Sends every report to each of {@code observers} in turn. */
-    static ShadowObserver all(ShadowObserver... observers) {
-        return new ShadowObservers(List.of(observers));
-    }
-
     private static List<Answer.Refused> findings(List<Write> writes) {
         return writes.stream()
                 .map(Write::answer)

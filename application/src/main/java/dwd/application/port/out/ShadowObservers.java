@@ -4,14 +4,19 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /** Fans shadow reports out to several observers; one that throws does not stop the others. */
-final class ShadowObservers implements ShadowObserver {
+public final class ShadowObservers implements ShadowObserver {
 
     private static final System.Logger LOG = System.getLogger(ShadowObservers.class.getName());
 
     private final List<ShadowObserver> observers;
 
-    ShadowObservers(List<ShadowObserver> observers) {
+    private ShadowObservers(List<ShadowObserver> observers) {
         this.observers = List.copyOf(observers);
+    }
+
+    /** Sends every report to each of {@code observers} in turn. */
+    public static ShadowObserver of(ShadowObserver... observers) {
+        return new ShadowObservers(List.of(observers));
     }
 
     private void each(Consumer<ShadowObserver> report) {

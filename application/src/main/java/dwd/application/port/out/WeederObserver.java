@@ -2,7 +2,6 @@ package dwd.application.port.out;
 
 import dwd.domain.weeding.PodState;
 import java.time.Instant;
-import java.util.List;
 
 /**
  * What the weeder does, reported as it happens: for logs, metrics and Kubernetes events.
@@ -36,9 +35,4 @@ public interface WeederObserver {
 
     /** Deleting a crash-looping pod failed; a later event for the same pod tries again. */
     default void podDeletionFailed(String namespace, String service, PodState pod, ApiFailure failure) { }
-
-    /** Sends every event to each of {@code observers} in turn. */
-    static WeederObserver all(WeederObserver... observers) {
-        return new WeederObservers(List.of(observers));
-    }
 }

@@ -6,14 +6,19 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /** Fans weeder events out to several observers; one that throws does not stop the others. */
-final class WeederObservers implements WeederObserver {
+public final class WeederObservers implements WeederObserver {
 
     private static final System.Logger LOG = System.getLogger(WeederObservers.class.getName());
 
     private final List<WeederObserver> observers;
 
-    WeederObservers(List<WeederObserver> observers) {
+    private WeederObservers(List<WeederObserver> observers) {
         this.observers = List.copyOf(observers);
+    }
+
+    /** Sends every event to each of {@code observers} in turn. */
+    public static WeederObserver of(WeederObserver... observers) {
+        return new WeederObservers(List.of(observers));
     }
 
     private void each(Consumer<WeederObserver> event) {
