@@ -10,7 +10,9 @@ import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code dwd aot-training} (hidden): the AOT cache's training run. Starts both roles as their commands do, with
@@ -59,6 +61,9 @@ public final class AotTrainingCommand implements Callable<Integer> {
                 scaleUp: {level: 2}
                 scaleDown: {level: 0}
             """;
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--limit", defaultValue = "PT60S", hidden = true,
             description = "How long the roles may take to do their first work.")
@@ -129,9 +134,13 @@ public final class AotTrainingCommand implements Callable<Integer> {
         return args.toArray(String[]::new);
     }
 
-    /** Runs a role as {@code dwd <args>} would, on a daemon thread (it returns only when the process stops). */
-    private static void start(String role, String[] args) {
-        Thread.ofPlatform().name("dwd-training-" + role).daemon().start(() -> new CommandLine(new DwdCommand())
+    /**
+     * Runs a role as {@code dwd <args>} would, on a daemon thread (it returns only when the process stops): a
+     * command line of its own, built from the root command's class, since picocli's parsed state is not shared.
+     */
+    private void start(String role, String[] args) {
+        Class<?> root = spec.root().userObject().getClass();
+        Thread.ofPlatform().name("dwd-training-" + role).daemon().start(() -> new CommandLine(root)
                 .setOut(new PrintWriter(System.out, true)).setErr(new PrintWriter(System.err, true)).execute(args));
     }
 
