@@ -25,12 +25,14 @@ app_java_home() {
   echo "$app_java"
 }
 
-# Sets app_java_command (an array): the java command line of the module-path launch, up to --module.
+# Sets app_java_command (an array): the java command line of the module-path launch, up to --module, with dwd's
+# security properties after the JDK's (deploy/dwd.security: the security providers dwd uses).
 # The JVM ignores TMPDIR; dwd honours it, as Unix tools do (the tests keep their files out of /tmp so).
 # The JVM's perf data (what jps lists; jcmd <pid> works without it) can only live in /tmp: off with TMPDIR.
 app_java_command() {
   app_java_home >/dev/null
-  app_java_command=("$app_java/bin/java" "@$app_root/deploy/jvm.args" -Ddwd.home="$app_root"
+  app_java_command=("$app_java/bin/java" "@$app_root/deploy/jvm.args"
+    -Djava.security.properties="$app_root/deploy/dwd.security" -Ddwd.home="$app_root"
     ${TMPDIR:+"-Djava.io.tmpdir=$TMPDIR" -XX:-UsePerfData} --module-path "$app_jar:$app_dir/libs")
 }
 app_main=(--module dwd.bootstrap/dwd.bootstrap.Main)
@@ -62,10 +64,11 @@ app_build() {
 }
 
 # Sets app_aot_flag to the JVM flag that starts from the AOT cache when the cache matches the jars, the
-# JDK and deploy/jvm.args; to nothing otherwise.
+# JDK, deploy/jvm.args and deploy/dwd.security; to nothing otherwise.
 app_check_aot() {
   app_aot_flag=
-  [[ -f $app_aot && $app_aot -nt $app_jar && $app_aot -nt $app_root/deploy/jvm.args && -f $app_aot.java ]] || return 0
+  [[ -f $app_aot && $app_aot -nt $app_jar && $app_aot -nt $app_root/deploy/jvm.args
+    && $app_aot -nt $app_root/deploy/dwd.security && -f $app_aot.java ]] || return 0
   app_java_home >/dev/null
   [[ $(<"$app_aot.java") == "$app_java" ]] || return 0
   [[ -z $(find "$app_dir/libs" -newer "$app_aot" -print -quit) ]] || return 0

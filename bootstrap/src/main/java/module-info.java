@@ -15,6 +15,9 @@ module dwd.bootstrap {
     requires org.apache.logging.log4j.core;
     requires okhttp3; // the demo patches through client-java, whose signatures expose okhttp3.Call
     requires java.net.http; // the demo reads the roles' status pages
+    requires jdk.httpserver; // the AOT cache's training run serves a loopback seed
+    requires org.bouncycastle.pkix; // … with a certificate made at its start
+    requires org.bouncycastle.provider;
 
     opens dwd.bootstrap.cli to info.picocli;
     opens dwd.bootstrap.check to info.picocli; // option fields are set reflectively

@@ -18,6 +18,9 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && (args[0].equals("prober") || args[0].equals("weeder"))) {
+            Prewarm.start();
+        }
         System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 

@@ -56,6 +56,16 @@ class LaunchSmokeIT {
         assertThat(result.err()).isEqualTo("dwd prober: --kubeconfig /nonexistent/kubeconfig: no such file\n");
     }
 
+    /** The AOT cache's training run ({@code scripts/build-app}) reaches both roles' first work on its own seed. */
+    @Test
+    void theAotTrainingRunBringsBothRolesToTheirFirstWork() throws Exception {
+        Result result = launch("aot-training");
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.err()).contains("dwd aot-training: both roles did their first work")
+                .contains("deleted pod kube-apiserver-0", "lease probe: SCALE_UP (3 candidates, 0 expired")
+                .doesNotContain("\"level\":\"ERROR\"");
+    }
+
     @Test
     void anUnknownCommandExitsWithTwo() throws Exception {
         Result result = launch("frobnicate");

@@ -17,11 +17,20 @@ import javax.net.SocketFactory;
  */
 public final class NoDelaySockets extends SocketFactory {
 
+    /**
+     * The one instance: OkHttp shares a connection only between clients with equal socket factories, so every client
+     * on these sockets can share one.
+     */
+    public static final NoDelaySockets SHARED = new NoDelaySockets();
+
     private final SocketFactory sockets = SocketFactory.getDefault();
+
+    private NoDelaySockets() {
+    }
 
     /** {@code client}, its OkHttp client rebuilt on these sockets (timeouts, interceptors and TLS kept). */
     public static ApiClient applyTo(ApiClient client) {
-        client.setHttpClient(client.getHttpClient().newBuilder().socketFactory(new NoDelaySockets()).build());
+        client.setHttpClient(client.getHttpClient().newBuilder().socketFactory(SHARED).build());
         return client;
     }
 

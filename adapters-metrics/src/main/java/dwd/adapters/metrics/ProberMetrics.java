@@ -54,6 +54,8 @@ public final class ProberMetrics implements ProberObserver {
     static final String PROBE_FAILURES = "dwd.probe.failures";
     static final String WALL_CLOCK_STEPS = "dwd.wall.clock.steps";
     static final String PROBE_LOOPS_STALLED = "dwd.probe.loops.stalled";
+    static final String LEASE_WATCHES = "dwd.lease.watches";
+    static final String RUNS_BROUGHT_FORWARD = "dwd.probe.runs.brought.forward";
 
     /** The last verdict's numbers of one shoot, behind its three gauges. */
     private static final class ShootGauges {
@@ -106,6 +108,8 @@ public final class ProberMetrics implements ProberObserver {
     /** Shoots whose dependents are held scaled down, by the gauge that says since when. */
     private final ConcurrentHashMap<String, Gauge> scaledDown = new ConcurrentHashMap<>();
     private final Counter wallClockSteps;
+    private final Set<String> leaseWatches = ConcurrentHashMap.newKeySet();
+    private final Counter runsBroughtForward;
 
     public ProberMetrics(MeterRegistry registry, Clock clock) {
         this.registry = registry;
@@ -118,6 +122,11 @@ public final class ProberMetrics implements ProberObserver {
                 .register(registry);
         wallClockSteps = Counter.builder(WALL_CLOCK_STEPS)
                 .description("Steps of the wall clock against the monotonic clock, each holding lease verdicts for a probe interval")
+                .register(registry);
+        Gauge.builder(LEASE_WATCHES, leaseWatches, Set::size).strongReference(true)
+                .description("Shoots whose node leases are watched, while their verdict is scale-down").register(registry);
+        runsBroughtForward = Counter.builder(RUNS_BROUGHT_FORWARD)
+                .description("Probe runs brought forward because watched node leases crossed back")
                 .register(registry);
         for (String outcome : List.of("scale_down", "scale_up", "hold", "failed_api_server", "failed_leases")) {
             probeResults(outcome); // present at 0 from the start, so rates work from the first scrape
@@ -143,6 +152,21 @@ public final class ProberMetrics implements ProberObserver {
             state.meters.forEach(registry::remove);
         }
         noLongerScaledDown(ns);
+        leaseWatches.remove(ns);
+    }
+
+    @Override
+    public void leaseWatchChanged(String ns, boolean watching) {
+        if (watching) {
+            leaseWatches.add(ns);
+        } else {
+            leaseWatches.remove(ns);
+        }
+    }
+
+    @Override
+    public void probeBroughtForward(String ns) {
+        runsBroughtForward.increment();
     }
 
     @Override

@@ -136,6 +136,18 @@ public final class LoggingProberObserver implements ProberObserver {
     }
 
     @Override
+    public void leaseWatchChanged(String ns, boolean watching) {
+        log.log(System.Logger.Level.DEBUG, ns + (watching
+                ? ": watching the node leases while the verdict is scale-down, to act on renewals as they come"
+                : ": no longer watching the node leases"));
+    }
+
+    @Override
+    public void probeBroughtForward(String ns) {
+        log.log(System.Logger.Level.DEBUG, ns + ": the watched leases crossed back: probing now");
+    }
+
+    @Override
     public void wallClockStepped(Duration step, Duration heldFor) {
         log.log(System.Logger.Level.WARNING, "the wall clock stepped " + (step.isNegative() ? "back" : "forward")
                 + " by " + GoDuration.format(step.abs()) + " (against the monotonic clock): lease verdicts of every"

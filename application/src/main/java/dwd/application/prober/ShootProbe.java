@@ -36,6 +36,11 @@ import java.util.random.RandomGenerator;
  * probe intervals. Scale flows never delay a probe run. Delays are measured on the monotonic clock
  * and their arithmetic saturates, so no duration a shoot or the config supplies can end the loop.
  *
+ * <p>While the verdict is scale-down, the shoot's node leases are watched ({@link RenewalWatch}): a change that
+ * judged with the last run's nodes crosses back brings the next run forward, to at least
+ * {@link ProberTuning#minProbeSpacing()} after the last one, and at most {@link #MAX_RUNS_BROUGHT_FORWARD} times
+ * between two runs that came on their own schedule.
+ *
  * <p>Every run schedules the next, whatever it throws: nothing about one shoot ends its probing.
  *
  * <p>Threading: runs are scheduled one at a time, so the loop's state ({@link #hysteresis},
@@ -53,6 +58,14 @@ final class ShootProbe {
      */
     static final int MAX_RETRY_AFTER_INTERVALS = 2;
 
+    /**
+     * Lease renewals bring the next run forward at most this often between two runs on the probe's own schedule:
+     * once is what a recovery takes (that run scales up and the watch closes); the rest covers a run that judged
+     * otherwise than the watched leases did (a node or Machine changed meanwhile). A watched shoot costs at most
+     * this many runs more per probe interval.
+     */
+    static final int MAX_RUNS_BROUGHT_FORWARD = 3;
+
     private final String namespace;
     private final ProberConfig config;
     private final ProberTuning tuning;
@@ -65,6 +78,7 @@ final class ShootProbe {
     private final WallClockSteps wallClockSteps;
     private final ScalePlan scaleDownPlan;
     private final ScalePlan scaleUpPlan;
+    private final RenewalWatch renewals;
 
     private volatile ShootSettings settings;
     private volatile boolean closed;
@@ -78,6 +92,16 @@ final class ShootProbe {
     private Cancellable nextRun = () -> { };
     /** The monotonic reading the next run is scheduled for, to report how late it starts; guarded by this. */
     private Deadline nextRunDue = Deadline.NONE;
+    /** Which scheduled run is the next: one of an earlier generation was called off; guarded by this. */
+    private long generation;
+    /** A run is under way; guarded by this. */
+    private boolean running;
+    /** Lease renewals asked for a run while one was under way; guarded by this. */
+    private boolean renewedDuringRun;
+    /** When the last run ended; guarded by this. */
+    private Deadline lastRunEnded = Deadline.NONE;
+    /** How many more runs renewals may bring forward before a run comes on its own schedule; guarded by this. */
+    private int runsBroughtForwardLeft = MAX_RUNS_BROUGHT_FORWARD;
 
     ShootProbe(String namespace, ProberConfig config, ProberTuning tuning, ShootSettings settings,
             Scheduler scheduler, ShootClients shootClients, Machines machines, ResourceScaler scaler,
@@ -96,12 +120,16 @@ final class ShootProbe {
         this.scaleDownPlan = ScalePlan.of(config.dependentResourceInfos(), ScaleDirection.DOWN);
         this.scaleUpPlan = ScalePlan.of(config.dependentResourceInfos(), ScaleDirection.UP);
         this.hysteresis = Hysteresis.initial(config.failureThreshold(), config.successThreshold());
+        this.renewals = new RenewalWatch(namespace, config.nodeLeaseFailureFraction(), scheduler, observer,
+                this::bringNextRunForward);
     }
 
     /** Starts probing: the first run comes after {@code firstRunDelay} (at least the initial delay). */
     void start(Duration firstRunDelay) {
         observer.probeStarted(namespace, firstRunDelay);
-        scheduleRunIn(firstRunDelay);
+        synchronized (this) {
+            scheduleRunIn(firstRunDelay, false);
+        }
     }
 
     /** New per-shoot settings, used from the next run on; the probe keeps its state. */
@@ -119,6 +147,7 @@ final class ShootProbe {
             closed = true;
             nextRun.cancel();
         }
+        renewals.close();
         synchronized (flowLock) {
             if (currentFlow != null) {
                 currentFlow.cancel();
@@ -139,11 +168,55 @@ final class ShootProbe {
         return true;
     }
 
-    private synchronized void scheduleRunIn(Duration delay) {
+    /** Schedules the next run (a renewal brought it forward, or not), calling off the one scheduled before. */
+    private void scheduleRunIn(Duration delay, boolean broughtForward) {
+        assert Thread.holdsLock(this);
         if (!closed) {
             Duration notNegative = delay.isNegative() ? Duration.ZERO : delay;
+            long next = ++generation;
+            nextRun.cancel();
             nextRunDue = Deadline.in(scheduler, notNegative);
-            nextRun = scheduler.schedule(notNegative, this::run);
+            nextRun = scheduler.schedule(notNegative, () -> run(next, broughtForward));
+        }
+    }
+
+    /**
+     * The watched leases crossed back: the next run comes now, or {@link ProberTuning#minProbeSpacing()} after the
+     * last one, unless it is due sooner anyway or renewals have brought runs forward often enough since the last
+     * run on the probe's own schedule. A run under way is judged again once it ends.
+     */
+    private synchronized void bringNextRunForward() {
+        if (closed) {
+            return;
+        }
+        if (running) {
+            renewedDuringRun = true;
+            return;
+        }
+        Duration delay = lastRunEnded.plus(tuning.minProbeSpacing()).remaining(scheduler);
+        if (runsBroughtForwardLeft == 0 || nextRunDue.remaining(scheduler).compareTo(delay) <= 0) {
+            return;
+        }
+        runsBroughtForwardLeft--;
+        observer.probeBroughtForward(namespace);
+        scheduleRunIn(delay, true);
+    }
+
+    /** A run ended: the next is due in {@code delay}. */
+    private void runEnded(Duration delay, boolean broughtForward) {
+        boolean judgeAgain;
+        synchronized (this) {
+            running = false;
+            lastRunEnded = Deadline.in(scheduler, Duration.ZERO);
+            if (!broughtForward) {
+                runsBroughtForwardLeft = MAX_RUNS_BROUGHT_FORWARD;
+            }
+            judgeAgain = renewedDuringRun;
+            renewedDuringRun = false;
+            scheduleRunIn(delay, false);
+        }
+        if (judgeAgain) {
+            renewals.judgeAgain();
         }
     }
 
@@ -151,13 +224,16 @@ final class ShootProbe {
         return nextRunDue.overdueBy(scheduler);
     }
 
-    private void run() {
-        if (closed) {
-            return;
-        }
-        if (!throttledUntil.hasPassed(scheduler)) {
-            scheduleRunIn(throttledUntil.remaining(scheduler));
-            return;
+    private void run(long scheduled, boolean broughtForward) {
+        synchronized (this) {
+            if (closed || scheduled != generation) {
+                return;
+            }
+            if (!throttledUntil.hasPassed(scheduler)) {
+                scheduleRunIn(throttledUntil.remaining(scheduler), false);
+                return;
+            }
+            running = true;
         }
         observer.probeRunStarted(namespace, lateness());
         Deadline next = Deadline.in(scheduler, regularInterval());
@@ -169,7 +245,7 @@ final class ShootProbe {
             next = Deadline.in(scheduler, regularInterval());
         } finally {
             // Whatever a run throws, even an Error, the loop goes on; a closed probe schedules nothing.
-            scheduleRunIn(next.remaining(scheduler));
+            runEnded(next.remaining(scheduler), broughtForward);
         }
     }
 
@@ -202,6 +278,7 @@ final class ShootProbe {
             } else {
                 hysteresis = hysteresis.observe(verdict.decision());
                 action = hysteresis.action();
+                renewals.afterVerdict(shoot, verdict, action, nodes, machineList, current);
             }
             Duration delay = held ? regularInterval() : delayAfter(decidedAt, verdict, action);
             Deadline next = decidedAtReading.plus(delay);

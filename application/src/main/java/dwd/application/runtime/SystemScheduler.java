@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The production scheduler: one timer thread hands due tasks to virtual threads, so that tasks
- * may block on API calls without holding up the timer or each other.
+ * may block on API calls without holding up the timer or each other. The timer thread is the
+ * process's: every scheduler hands its due tasks over through it (it never runs one itself), so a
+ * process has one such thread however many schedulers it runs.
  */
 public final class SystemScheduler implements Scheduler, AutoCloseable {
 
@@ -23,9 +25,10 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
     /** The machine's clocks are read in one place. */
     private static final Clock MACHINE = Clock.system();
 
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("dwd-timer").daemon().factory());
+    private static final ScheduledExecutorService TIMER = timer();
+
     private final ExecutorService workers;
+    private volatile boolean closed;
 
     /** Runs tasks on virtual threads: for many tasks that mostly wait on API calls (probes, flows). */
     public SystemScheduler() {
@@ -56,12 +59,25 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
         return MACHINE.nanoTime();
     }
 
+    private static ScheduledExecutorService timer() {
+        var timer = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
+                Thread.ofPlatform().name("dwd-timer").daemon().factory());
+        timer.setRemoveOnCancelPolicy(true); // a cancelled probe run leaves nothing behind in the queue
+        return timer;
+    }
+
     @Override
     public Cancellable schedule(Duration delay, Runnable task) {
         var running = new AtomicReference<java.util.concurrent.Future<?>>();
-        ScheduledFuture<?> due = timer.schedule(
-                () -> running.set(workers.submit(() -> runLogged(task))),
-                Math.max(0, SaturatingTime.nanos(delay)), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> due = TIMER.schedule(() -> {
+            if (!closed) {
+                try {
+                    running.set(workers.submit(() -> runLogged(task)));
+                } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                    // closed meanwhile: the task does not run
+                }
+            }
+        }, Math.max(0, SaturatingTime.nanos(delay)), TimeUnit.NANOSECONDS);
         return () -> due.cancel(false);
     }
 
@@ -76,7 +92,7 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
     /** Stops accepting tasks and waits briefly for running ones (in-flight API calls have their own timeouts). */
     @Override
     public void close() {
-        timer.shutdownNow();
+        closed = true;
         workers.shutdown();
         try {
             if (!workers.awaitTermination(30, TimeUnit.SECONDS)) {

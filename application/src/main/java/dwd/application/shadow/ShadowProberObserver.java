@@ -94,6 +94,16 @@ public final class ShadowProberObserver implements ProberObserver {
     }
 
     @Override
+    public void leaseWatchChanged(String ns, boolean watching) {
+        observer.leaseWatchChanged(ns, watching);
+    }
+
+    @Override
+    public void probeBroughtForward(String ns) {
+        observer.probeBroughtForward(ns);
+    }
+
+    @Override
     public void wallClockStepped(Duration step, Duration heldFor) {
         observer.wallClockStepped(step, heldFor);
     }

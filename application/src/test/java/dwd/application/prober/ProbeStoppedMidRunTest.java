@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.ShootApi;
 import dwd.application.port.out.ShootClients;
+import dwd.application.testing.ForwardingShootApi;
 import dwd.application.testing.ProberFixture;
-import dwd.domain.lease.Node;
 import dwd.domain.lease.NodeLease;
 import java.time.Duration;
 import java.util.List;
@@ -30,17 +30,7 @@ class ProbeStoppedMidRunTest {
         // The Cluster is deleted while the run reads the leases.
         ShootClients deletedMidRun = (namespace, secret, timeout) -> {
             ShootApi api = fixture.shoots.open(namespace, secret, timeout);
-            return new ShootApi() {
-                @Override
-                public String version() {
-                    return api.version();
-                }
-
-                @Override
-                public List<Node> nodes() {
-                    return api.nodes();
-                }
-
+            return new ForwardingShootApi(api) {
                 @Override
                 public List<NodeLease> nodeLeases() {
                     supervisor.clusterDeleted(namespace);
@@ -48,11 +38,6 @@ class ProbeStoppedMidRunTest {
                         throw new ApiFailure(ApiFailure.Kind.UNAVAILABLE, "the connection broke");
                     }
                     return api.nodeLeases();
-                }
-
-                @Override
-                public void close() {
-                    api.close();
                 }
             };
         };

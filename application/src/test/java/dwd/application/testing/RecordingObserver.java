@@ -78,6 +78,16 @@ public final class RecordingObserver implements ProberObserver {
     }
 
     @Override
+    public void leaseWatchChanged(String ns, boolean watching) {
+        record(ns, watching ? "lease watch opened" : "lease watch closed");
+    }
+
+    @Override
+    public void probeBroughtForward(String ns) {
+        record(ns, "probe brought forward");
+    }
+
+    @Override
     public void wallClockStepped(Duration step, Duration heldFor) {
         record("", "wall clock stepped " + step + ", verdicts held " + heldFor);
     }

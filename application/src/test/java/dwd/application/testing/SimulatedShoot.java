@@ -2,6 +2,7 @@ package dwd.application.testing;
 
 import dwd.application.port.out.ApiFailure;
 import dwd.application.port.out.Machines;
+import dwd.application.port.out.NodeLeaseWatch;
 import dwd.application.port.out.ShootApi;
 import dwd.application.port.out.ShootClients;
 import dwd.domain.lease.Machine;
@@ -89,6 +90,9 @@ public final class SimulatedShoot implements ShootClients, Machines {
         private final Map<Call, Deque<Object>> failures = new HashMap<>();
         private final List<Instant> leaseReads = new ArrayList<>();
         private final Map<String, Instant> lastRenewal = new ConcurrentHashMap<>();
+        /** The changes each open lease watch is told of. */
+        private final Set<Runnable> leaseWatches = ConcurrentHashMap.newKeySet();
+        private int leaseWatchesOpened;
         private Duration leaseAnswerDelay = Duration.ZERO;
         /** Added to every lease answer (a slow or busy API server). */
         private Duration everyLeaseAnswerDelay = Duration.ZERO;
@@ -112,6 +116,22 @@ public final class SimulatedShoot implements ShootClients, Machines {
                     .truncatedTo(ChronoUnit.MICROS);
             leases.put(node, new NodeLease(node, Optional.of(renewTime)));
             lastRenewal.put(node, renewTime);
+            leaseChanged();
+        }
+
+        /** Every open lease watch hears of the change, on a task of its own (as on an adapter's thread). */
+        private void leaseChanged() {
+            leaseWatches.forEach(changed -> scheduler.execute(changed));
+        }
+
+        /** How many lease watches the prober opened on this shoot. */
+        public synchronized int leaseWatchesOpened() {
+            return leaseWatchesOpened;
+        }
+
+        /** How many lease watches are open now. */
+        public int leaseWatchesOpen() {
+            return leaseWatches.size();
         }
 
         /** The kubelets keep time by clocks of their own, which a step of the prober's wall clock does not move. */
@@ -184,6 +204,7 @@ public final class SimulatedShoot implements ShootClients, Machines {
 
         public void putLease(NodeLease lease) {
             leases.put(lease.name(), lease);
+            leaseChanged();
         }
 
         public void setMachines(List<Machine> newMachines) {
@@ -234,6 +255,27 @@ public final class SimulatedShoot implements ShootClients, Machines {
                     }
                     scheduler.elapse(delay);
                     return answer;
+                }
+
+                @Override
+                public NodeLeaseWatch watchNodeLeases(Runnable changed) {
+                    // Each watch is an object of its own: two watches given the same callback stay two.
+                    Runnable listener = changed::run;
+                    synchronized (Shoot.this) {
+                        leaseWatchesOpened++;
+                    }
+                    leaseWatches.add(listener);
+                    return new NodeLeaseWatch() {
+                        @Override
+                        public List<NodeLease> leases() {
+                            return List.copyOf(leases.values());
+                        }
+
+                        @Override
+                        public void close() {
+                            leaseWatches.remove(listener);
+                        }
+                    };
                 }
 
                 @Override

@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
                 + "their control plane (prober) and restarts crash-looping dependents when their service recovers (weeder).",
         subcommands = {ProberCommand.class, WeederCommand.class, DemoCommand.class, CheckCommand.class, PlanCommand.class, ValidateCommand.class,
             CompareCommand.class,
-            VersionCommand.class},
+            VersionCommand.class, AotTrainingCommand.class},
         commandListHeading = "%nCommands:%n",
         footer = {"", "Shadow mode: 'dwd prober' and 'dwd weeder' take --dry-run=none|client|server (default none:"
                 + " act). client changes nothing and logs what it would change; server also has the API server check"

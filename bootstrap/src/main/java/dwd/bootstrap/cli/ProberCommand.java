@@ -126,6 +126,7 @@ public final class ProberCommand implements Callable<Integer> {
         var operability = RoleOperability.prepare(new RoleOperability.Settings("prober", RoleStart.lockName(LockNames.PROBER, mode),
                 REPORTING_CONTROLLER, build.version(), election, options.leaderElectionNamespace(),
                 options.metricsAddress(), options.healthAddress(), List.of("seed", "shoot", "leader-election"), options.seedThrottle()), plainSeed);
+        operability.startCompeting(); // the election's round trips overlap the building of the runtime
         Clock clock = operability.clock();
         Leadership leadership = operability.leadership();
 

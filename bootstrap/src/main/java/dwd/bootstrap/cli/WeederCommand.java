@@ -109,6 +109,7 @@ public final class WeederCommand implements Callable<Integer> {
                 REPORTING_CONTROLLER, ObjectGraphs.launcher().buildInfo().version(), election,
                 options.leaderElectionNamespace(), options.metricsAddress(), options.healthAddress(),
                 List.of("seed", "leader-election"), options.seedThrottle()), plainSeed);
+        operability.startCompeting(); // the election's round trips overlap the building of the runtime
         Clock clock = operability.clock();
 
         var board = new WeederStatusBoard(clock);

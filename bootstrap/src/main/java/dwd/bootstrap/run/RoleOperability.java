@@ -46,7 +46,8 @@ import org.apache.logging.log4j.Logger;
  * <p>Use: {@link #prepare}, build the role's observers and runtime from {@link #seed()},
  * {@link #registry()}, {@link #leadership()} and {@link #events()}, add its liveness checks to
  * {@link #health()}, then {@link #run} until the process stops. The runtime is started only while
- * leading (at once without leader election); losing leadership exits with status 1.
+ * leading (at once without leader election); losing leadership exits with status 1. {@link #startCompeting()}
+ * right after {@link #prepare} lets the election's round trips to the seed overlap the building of the runtime.
  */
 public final class RoleOperability {
 
@@ -90,6 +91,9 @@ public final class RoleOperability {
     private final KubernetesEventRecorder events;
     private final Health health = new Health();
     private volatile RoleRuntime runtime;
+    /** Counted down once {@link #run} has the runtime that leading starts. */
+    private final CountDownLatch runtimeGiven = new CountDownLatch(1);
+    private final java.util.concurrent.atomic.AtomicBoolean competing = new java.util.concurrent.atomic.AtomicBoolean();
 
     private RoleOperability(Settings settings, SeedConnection plainSeed, ProcessIdentity identity) {
         this.settings = settings;
@@ -102,7 +106,7 @@ public final class RoleOperability {
         // Leader election has clients of its own, exempt from the rate limit: a renewal must never wait behind
         // the role's reads, or a busy leader would lose its Lease.
         this.elector = settings.election().map(timings -> new LeaderElector(
-                new KubernetesLeaseStore(plainSeed.decorated(client -> {
+                new KubernetesLeaseStore(plainSeed.withOwnTransport().decorated(client -> {
                     client.setUserAgent(userAgent);
                     return RequestMetering.as("leader-election", traffic).apply(client);
                 }), settings.leaseNamespace(), settings.lockName(), timings.callTimeout()),
@@ -142,6 +146,17 @@ public final class RoleOperability {
     /** Sets up everything but the role's work; nothing runs or listens yet (the event writer waits for events). */
     public static RoleOperability prepare(Settings settings, SeedConnection plainSeed) {
         return new RoleOperability(settings, plainSeed, ProcessIdentity.of(System.getenv()));
+    }
+
+    /**
+     * Starts competing for the Lease now (without leader election, does nothing): leading starts the runtime that
+     * {@link #run} is given, once it is given, so the election's first round trips to the seed overlap the building
+     * of the runtime rather than follow it.
+     */
+    public void startCompeting() {
+        if (elector != null && competing.compareAndSet(false, true)) {
+            elector.start();
+        }
     }
 
     public Clock clock() {
@@ -188,6 +203,7 @@ public final class RoleOperability {
      */
     public int run(RoleRuntime work, HealthCheck readinessWithoutElection, Map<String, Supplier<String>> statusPages) {
         this.runtime = work;
+        runtimeGiven.countDown();
         if (elector != null) {
             health.addLiveness(ElectionHealth.liveness(elector));
             health.addReadiness(ElectionHealth.readiness(elector, work::isStartedAndSynced));
@@ -199,6 +215,7 @@ public final class RoleOperability {
         try {
             metrics = settings.metricsAddress().map(address -> MetricsServer.start(registry, address, statusPages));
         } catch (UncheckedIOException e) {
+            stopCompeting();
             return cannotListen(e, "--metrics-bind-addr");
         }
         Optional<HealthServer> healthServer;
@@ -206,6 +223,7 @@ public final class RoleOperability {
             healthServer = settings.healthAddress().map(address -> HealthServer.start(health, address));
         } catch (UncheckedIOException e) {
             metrics.ifPresent(MetricsServer::close);
+            stopCompeting();
             return cannotListen(e, "--health-bind-addr");
         }
 
@@ -227,7 +245,7 @@ public final class RoleOperability {
         }, "dwd-shutdown"));
 
         if (elector != null) {
-            elector.start();
+            startCompeting();
         } else {
             try {
                 work.start();
@@ -251,7 +269,20 @@ public final class RoleOperability {
         return 1;
     }
 
+    /** Gives the Lease up (if held) when the process ends before it ran: a standby need not wait for it to expire. */
+    private void stopCompeting() {
+        if (elector != null && competing.get()) {
+            elector.close();
+        }
+    }
+
     private void startOrExit() {
+        try {
+            runtimeGiven.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
         try {
             runtime.start();
         } catch (RuntimeException e) {

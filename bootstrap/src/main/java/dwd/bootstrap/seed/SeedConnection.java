@@ -2,6 +2,7 @@ package dwd.bootstrap.seed;
 
 import dwd.adapters.k8s.ClientSideThrottle;
 import dwd.adapters.k8s.InClusterConfig;
+import dwd.adapters.k8s.NoDelaySockets;
 import dwd.adapters.k8s.input.TextInput;
 import dwd.adapters.k8s.input.UnusableInput;
 import dwd.adapters.k8s.input.YamlParsers;
@@ -10,12 +11,14 @@ import dwd.adapters.k8s.watch.WatchReports;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
+import okhttp3.OkHttpClient;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -31,6 +34,11 @@ import java.util.function.UnaryOperator;
  * unreachable server to one {@link #outages() OutageLog}, and all its watches that they run to one
  * registry ({@link #watchReports()}).
  *
+ * <p>The clients of a connection share one transport ({@link #onOneTransport}): HTTP/2 carries all their requests
+ * and watches on one connection to the seed, with one reader thread and one ping, and sockets without Nagle's
+ * algorithm; {@link #withOwnTransport()} gives a connection of its own (leader election's, so that its renewals never
+ * share a connection's fate with the watches).
+ *
  * <p>Every client pings its HTTP/2 connection every {@link #PING_INTERVAL}: a connection that went
  * silent without closing (a NAT or load balancer that lost its state) fails when a ping goes
  * unanswered until the next, within twice the interval, and the watches and writes on it go on over
@@ -42,18 +50,45 @@ public final class SeedConnection implements Supplier<ApiClient> {
     static final Duration PING_INTERVAL = Duration.ofSeconds(15);
 
     private final String source;
+    /** Builds a client on a transport of its own; {@link #withOwnTransport()} starts from it. */
+    private final Supplier<ApiClient> separate;
     private final Supplier<ApiClient> factory;
     private final Supplier<ApiClient> unthrottled;
     private final WatchReports reports;
 
-    private SeedConnection(String source, String server, Supplier<ApiClient> factory) {
-        this(source, new WatchReports(new OutageLog("seed API server " + server)), factory);
+    private SeedConnection(String source, String server, Supplier<ApiClient> separate) {
+        this(source, new WatchReports(new OutageLog("seed API server " + server)), separate);
     }
 
     /** Every client notes in the reports' OutageLog whether its calls are answered, and pings its connection. */
-    private SeedConnection(String source, WatchReports reports, Supplier<ApiClient> factory) {
-        this(source, () -> reports.outages().detecting().apply(pinging(factory.get())),
-                () -> reports.outages().detecting().apply(pinging(factory.get())), reports);
+    private SeedConnection(String source, WatchReports reports, Supplier<ApiClient> separate) {
+        this(source, separate, onOneTransport(separate), reports);
+    }
+
+    private SeedConnection(String source, Supplier<ApiClient> separate, Supplier<ApiClient> shared, WatchReports reports) {
+        this(source, separate, () -> reports.outages().detecting().apply(pinging(shared.get())),
+                () -> reports.outages().detecting().apply(pinging(shared.get())), reports);
+    }
+
+    /**
+     * Clients of {@code separate} that share the first one's transport: its connection pool, dispatcher, TLS settings
+     * and sockets (without Nagle's algorithm, {@link NoDelaySockets}), so that OkHttp puts them on one HTTP/2
+     * connection. Each client keeps its own timeouts and interceptors.
+     */
+    static Supplier<ApiClient> onOneTransport(Supplier<ApiClient> separate) {
+        var transport = new AtomicReference<OkHttpClient>();
+        return () -> {
+            ApiClient client = separate.get();
+            OkHttpClient shared = transport.updateAndGet(first -> first != null ? first
+                    : client.getHttpClient().newBuilder().socketFactory(NoDelaySockets.SHARED).build());
+            client.setHttpClient(shared.newBuilder().build());
+            return client;
+        };
+    }
+
+    /** The same seed on a transport of its own (the same reports and outages), undecorated. */
+    public SeedConnection withOwnTransport() {
+        return new SeedConnection(source, reports, separate);
     }
 
     private static ApiClient pinging(ApiClient client) {
@@ -61,9 +96,10 @@ public final class SeedConnection implements Supplier<ApiClient> {
         return client;
     }
 
-    private SeedConnection(String source, Supplier<ApiClient> factory, Supplier<ApiClient> unthrottled,
-            WatchReports reports) {
+    private SeedConnection(String source, Supplier<ApiClient> separate, Supplier<ApiClient> factory,
+            Supplier<ApiClient> unthrottled, WatchReports reports) {
         this.source = source;
+        this.separate = separate;
         this.factory = factory;
         this.unthrottled = unthrottled;
         this.reports = reports;
@@ -80,19 +116,19 @@ public final class SeedConnection implements Supplier<ApiClient> {
 
     /** The same seed, with {@code decoration} applied to every client made (metering, user agent). */
     public SeedConnection decorated(UnaryOperator<ApiClient> decoration) {
-        return new SeedConnection(source, () -> decoration.apply(factory.get()),
+        return new SeedConnection(source, separate, () -> decoration.apply(factory.get()),
                 () -> decoration.apply(unthrottled.get()), reports);
     }
 
     /** The same seed, whose clients all take their requests' tokens from {@code throttle}. */
     public SeedConnection throttledBy(ClientSideThrottle throttle) {
         UnaryOperator<ApiClient> applied = throttle.applied();
-        return new SeedConnection(source, () -> applied.apply(factory.get()), unthrottled, reports);
+        return new SeedConnection(source, separate, () -> applied.apply(factory.get()), unthrottled, reports);
     }
 
     /** The same seed without the client-side rate limit (other decorations kept). */
     public SeedConnection exemptFromThrottling() {
-        return new SeedConnection(source, unthrottled, unthrottled, reports);
+        return new SeedConnection(source, separate, unthrottled, unthrottled, reports);
     }
 
     /** Where every watch and background call to this seed reports an unreachable server: one per process. */

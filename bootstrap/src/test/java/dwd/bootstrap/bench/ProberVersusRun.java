@@ -71,7 +71,8 @@ final class ProberVersusRun {
         Path policy = Files.writeString(out.resolve("seed-audit-policy.yaml"), AuditedScaleWrites.POLICY);
         Path auditLog = out.resolve("seed-audit.log").toAbsolutePath();
         List<Long> beforeSeed = ProcFs.descendants();
-        try (var seed = LocalControlPlane.start(AuditedScaleWrites.apiServerFlags(policy.toAbsolutePath(), auditLog));
+        try (var seed = LocalControlPlane.start(AuditedScaleWrites.apiServerFlags(policy.toAbsolutePath(), auditLog),
+                SeedUser.users());
              var shoots = new ShootApiSimulator(n, settings.nodes(), Duration.ZERO)) {
             Map<String, List<Long>> seedProcesses = ScaleBenchIT.seedProcesses(beforeSeed, List.of());
             ApiClient client = seed.newApiClient(Duration.ofSeconds(60));
@@ -97,7 +98,7 @@ final class ProberVersusRun {
         int n = settings.shoots();
         Path config = Files.copy(DwdProcess.REPOSITORY.resolve("deploy/examples/prober-config.yaml"),
                 out.resolve("prober-config.yaml"));
-        Path kubeconfig = Files.writeString(out.resolve("seed-kubeconfig.yaml"), seed.kubeconfig());
+        Path kubeconfig = Files.writeString(out.resolve("seed-kubeconfig.yaml"), SeedUser.kubeconfig(seed));
         ScaleBenchIT.SeedMetrics seedMetrics = ScaleBenchIT.seedMetrics(seed, List.of());
         long launched = System.nanoTime();
         Instant launchedAt = Instant.now();
@@ -152,12 +153,14 @@ final class ProberVersusRun {
         double harnessBefore = ProcFs.cpuSeconds(harness);
         long shootRequestsBefore = shoots.requests();
         long handshakesBefore = shoots.handshakes();
+        Map<Long, ProcFs.ThreadCpu> threadsBefore = ProcFs.cpuByThread(pid);
         long from = System.currentTimeMillis();
         long started = System.nanoTime();
         pause(settings.window());
         double seconds = (System.nanoTime() - started) / 1e9;
         long to = System.currentTimeMillis();
         double cpu = ProcFs.cpuSeconds(pid) - cpuBefore;
+        Map<String, Double> cpuByGroup = ProcFs.cpuByGroupBetween(threadsBefore, ProcFs.cpuByThread(pid));
         double harnessCpu = ProcFs.cpuSeconds(harness) - harnessBefore;
         Map<String, Double> seedCpu = ScaleBenchIT.minus(ScaleBenchIT.cpu(seedProcesses), seedCpuBefore);
         long shootRequests = shoots.requests() - shootRequestsBefore;
@@ -191,6 +194,13 @@ final class ProberVersusRun {
         figures.add(Figure.of("Seed kube-apiserver CPU in the window (cores)",
                 seedCpu.getOrDefault(ScaleBenchIT.SEED_API_SERVER, Double.NaN) / seconds, "%.3f"));
         figures.add(Figure.of("Harness JVM CPU in the window (cores: simulator, its TLS)", harnessCpu / seconds, "%.3f"));
+        figures.add(Figure.text("  the prober's CPU in the window by thread", Footprint.cpuByGroup(cpuByGroup)));
+        figures.add(Figure.text("At the window's end: RSS (MiB)", Footprint.residentSplit(pid)));
+        figures.add(Figure.text("At the window's end: threads by name", Footprint.threadsByName(pid)));
+        if (implementation == Implementation.DWD) {
+            figures.add(Figure.text("At the window's end: committed memory by NMT category (MiB)",
+                    Footprint.nativeMemory(pid, out)));
+        }
     }
 
     /**
@@ -308,6 +318,8 @@ final class ProberVersusRun {
             }
         }
         figures.add(Figure.of("Recovery: crossing back → first write restoring a dependent, p50 (s)", percentile(firstWrite, 50), "%.3f"));
+        figures.add(Figure.of("Recovery: crossing back → first write restoring a dependent, p99 (s)", percentile(firstWrite, 99), "%.3f"));
+        figures.add(Figure.of("Recovery: crossing back → first write restoring a dependent, max (s)", percentile(firstWrite, 100), "%.3f"));
         figures.add(Figure.of("  of which: crossing back → the shoot's next lease list (the next probe), p50 (s)",
                 percentile(nextProbe, 50), "%.3f"));
         figures.add(Figure.of("  of which: that probe → the first write, p50 (s)", percentile(probeToWrite, 50), "%.3f"));
@@ -315,6 +327,18 @@ final class ProberVersusRun {
         figures.add(Figure.of("Recovery: crossing back → every dependent restored, p99 (s)", percentile(restored, 99), "%.3f"));
         figures.add(Figure.text("Recovery: shoots restored / in level order", restored.size() + " / " + inOrder + " of "
                 + melting.size()));
+        // What the melted shoots saw from their kubelets' stop to their restoration: lease watches and probe runs.
+        long until = System.currentTimeMillis();
+        long from = expiredAt.toEpochMilli();
+        long watches = melting.stream().mapToLong(shoot -> shoots.leaseWatchArrivals(shoot).stream()
+                .filter(at -> at >= from && at <= until).count()).sum();
+        long runs = melting.stream().mapToLong(shoot -> shoots.leaseListArrivals(shoot).stream()
+                .filter(at -> at >= from && at <= until).count()).sum();
+        double minutes = (until - from) / 60_000.0;
+        figures.add(Figure.of("Melted shoots, kubelets stopped → restored: lease watches per shoot",
+                watches / (double) melting.size(), "%.2f"));
+        figures.add(Figure.of("Melted shoots, kubelets stopped → restored: probe runs per shoot per minute",
+                runs / (double) melting.size() / minutes, "%.2f"));
 
         pause(settings.settle());
         int dependentsOfMelted = melting.size() * SeedLoader.DEPENDENTS.size();

@@ -52,6 +52,8 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * Every shoot has the same number of nodes; each node's kubelet renews its lease every 10 s at a
  * phase of its own, until {@link #expire} stops the kubelets of some shoots ({@link #resume} starts
  * them again). It records when each shoot's lease list was asked for: what a shoot sees of its probes.
+ * It also serves watches of the leases ({@code watch=true}): a MODIFIED event at each kubelet's renewal, a
+ * bookmark every minute, until the watch's {@code timeoutSeconds}; it records when each was asked for.
  *
  * <p>HTTP/1.1 with keep-alive, one virtual thread per connection. It counts connections (each is
  * one TLS handshake) and requests, so the benchmark can tell how many handshakes a probe run costs.
@@ -61,6 +63,8 @@ final class ShootApiSimulator implements ShootApis {
 
     /** How often a kubelet renews its node lease (a lease duration of 40 s / 4, as kubelets do). */
     static final Duration RENEW_INTERVAL = Duration.ofSeconds(10);
+    /** A watch looks at its shoot's kubelets this often, so one that resumes is seen within it. */
+    private static final Duration WATCH_TICK = Duration.ofMillis(20);
     private static final DateTimeFormatter MICRO_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX").withZone(ZoneOffset.UTC);
     private static final byte[] VERSION = """
@@ -101,6 +105,8 @@ final class ShootApiSimulator implements ShootApis {
     private final Map<Integer, Instant> resumed = new ConcurrentHashMap<>();
     /** Per shoot: when its lease list was asked for (epoch ms), in order. */
     private final List<List<Long>> leaseListArrivals;
+    /** Per shoot: when a watch of its leases was asked for (epoch ms), in order. */
+    private final List<List<Long>> leaseWatchArrivals;
     /** Paths asked for that the simulator does not serve (a client asking for something it should not need). */
     private final Map<String, Long> unknownPaths = new ConcurrentHashMap<>();
     private final String caPem;
@@ -124,8 +130,10 @@ final class ShootApiSimulator implements ShootApis {
         this.phases = new long[shoots][nodesPerShoot];
         this.nodeLists = new byte[shoots][];
         this.leaseListArrivals = new ArrayList<>(shoots);
+        this.leaseWatchArrivals = new ArrayList<>(shoots);
         for (int shoot = 0; shoot < shoots; shoot++) {
             leaseListArrivals.add(new ArrayList<>());
+            leaseWatchArrivals.add(new ArrayList<>());
         }
         var random = new SplittableRandom(20_261_121);
         var secure = new SecureRandom();
@@ -227,6 +235,14 @@ final class ShootApiSimulator implements ShootApis {
         }
     }
 
+    /** When a watch of shoot {@code shoot}'s leases was asked for, in epoch milliseconds, in order. */
+    List<Long> leaseWatchArrivals(int shoot) {
+        List<Long> arrivals = leaseWatchArrivals.get(shoot);
+        synchronized (arrivals) {
+            return List.copyOf(arrivals);
+        }
+    }
+
     /** Paths asked for that the simulator answered with 404, and how often. */
     Map<String, Long> unknownPaths() {
         return Map.copyOf(unknownPaths);
@@ -295,6 +311,10 @@ final class ShootApiSimulator implements ShootApis {
                 if (latency.isPositive()) {
                     LockSupport.parkNanos(latency.toNanos());
                 }
+                if (request.watch()) {
+                    watch(request, out);
+                    return; // a watch ends its connection (the client's next request opens another)
+                }
                 respond(request, out);
                 if (request.closeAfter()) {
                     return;
@@ -332,6 +352,89 @@ final class ShootApiSimulator implements ShootApis {
             write(out, 404, status(404, "NotFound", "the server could not find the requested resource"),
                     request.closeAfter());
         }
+    }
+
+    /**
+     * A watch of a shoot's leases: a MODIFIED event at every renewal (none while its kubelets are stopped), a
+     * bookmark a minute, as chunks, until {@code timeoutSeconds} (at most 10 minutes) or the client leaves.
+     */
+    private void watch(Request request, OutputStream out) throws IOException {
+        Integer shoot = request.token() == null ? null : shootByToken.get(request.token());
+        if (shoot == null || !request.path().equals("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases")) {
+            unknownPaths.merge(request.path() + "?watch", 1L, Long::sum);
+            write(out, shoot == null ? 401 : 404, status(404, "NotFound", "not served"), true);
+            return;
+        }
+        List<Long> arrivals = leaseWatchArrivals.get(shoot);
+        synchronized (arrivals) {
+            arrivals.add(System.currentTimeMillis());
+        }
+        out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        Instant end = Instant.now().plusSeconds(Math.min(600, Math.max(1, request.timeoutSeconds())));
+        Instant nextBookmark = Instant.now().plusSeconds(60);
+        Instant from = Instant.now();
+        while (!closed) {
+            // The next renewal of any of the shoot's kubelets after `from`, if they run.
+            Instant next = end;
+            int renewing = -1;
+            for (int node = 0; node < nodesPerShoot; node++) {
+                Instant renewal = nextRenewal(shoot, node, from);
+                if (renewal != null && renewal.isBefore(next)) {
+                    next = renewal;
+                    renewing = node;
+                }
+            }
+            if (nextBookmark.isBefore(next)) {
+                next = nextBookmark;
+                renewing = -2;
+            }
+            long wait = Duration.between(Instant.now(), next).toNanos();
+            if (wait > WATCH_TICK.toNanos()) {
+                LockSupport.parkNanos(WATCH_TICK.toNanos()); // kubelets may start again meanwhile: look again
+                continue;
+            }
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            if (next.equals(end) && renewing == -1) {
+                break;
+            }
+            String event = renewing == -2
+                    ? "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Lease\",\"apiVersion\":\"coordination.k8s.io/v1\","
+                            + "\"metadata\":{\"resourceVersion\":\"" + next.toEpochMilli() + "\"}}}\n"
+                    : "{\"type\":\"MODIFIED\",\"object\":" + NodeJson.lease(nodeName(shoot, renewing),
+                            MICRO_TIME.format(next)).replaceFirst("\"resourceVersion\":\"\\d+\"",
+                            "\"resourceVersion\":\"" + next.toEpochMilli() + "\"") + "}\n";
+            if (renewing == -2) {
+                nextBookmark = next.plusSeconds(60);
+            }
+            byte[] bytes = event.getBytes(StandardCharsets.UTF_8);
+            out.write((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(bytes);
+            out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            from = next.plusMillis(1);
+        }
+        out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+    }
+
+    /** A kubelet's first renewal at or after {@code from}; null while its kubelet is stopped for good. */
+    private Instant nextRenewal(int shoot, int node, Instant from) {
+        Instant last = lastRenewal(shoot, node, from);
+        Instant next = last.equals(from) ? last : last.plus(RENEW_INTERVAL);
+        if (frozen.containsKey(shoot)) {
+            Instant resumedAt = resumed.get(shoot);
+            if (resumedAt == null) {
+                return null;
+            }
+            while (next.isBefore(resumedAt)) {
+                next = next.plus(RENEW_INTERVAL);
+            }
+        }
+        return next;
     }
 
     private static void write(OutputStream out, int code, byte[] body, boolean close) throws IOException {
@@ -391,7 +494,7 @@ final class ShootApiSimulator implements ShootApis {
     }
 
     /** One request's head: what the simulator looks at. */
-    private record Request(String path, String token, boolean closeAfter) {
+    private record Request(String path, String token, boolean closeAfter, boolean watch, int timeoutSeconds) {
 
         /** Reads a request head (a GET has no body); null at the end of the stream. */
         static Request read(InputStream in) throws IOException {
@@ -431,7 +534,18 @@ final class ShootApiSimulator implements ShootApis {
                     close = true;
                 }
             }
-            return new Request(query < 0 ? target : target.substring(0, query), token, close);
+            boolean watch = false;
+            int timeoutSeconds = 300;
+            if (query >= 0) {
+                for (String parameter : target.substring(query + 1).split("&")) {
+                    if (parameter.equals("watch=true")) {
+                        watch = true;
+                    } else if (parameter.startsWith("timeoutSeconds=")) {
+                        timeoutSeconds = Integer.parseInt(parameter.substring("timeoutSeconds=".length()));
+                    }
+                }
+            }
+            return new Request(query < 0 ? target : target.substring(0, query), token, close, watch, timeoutSeconds);
         }
     }
 

@@ -47,7 +47,7 @@ class VersusBenchIT {
         var order = new ArrayList<String>();
         try {
             for (int repeat = 1; repeat <= settings.repeats(); repeat++) {
-                List<Implementation> pair = Implementation.inOrderOf(repeat);
+                List<Implementation> pair = settings.pair(repeat);
                 order.add(String.join(" then ", pair.stream().map(Implementation::label).toList()));
                 if (settings.shoots() > 0) {
                     for (Implementation implementation : pair) {

@@ -1,5 +1,7 @@
 package dwd.bootstrap.prober;
 
+import dwd.application.port.out.ApiTraffic;
+import dwd.application.port.out.Leadership;
 import dwd.application.port.out.ProberObservers;
 import dwd.application.prober.LoggingProberObserver;
 import dwd.application.prober.ProberTuning;
@@ -28,9 +30,9 @@ final class InJvmProber implements AutoCloseable {
     private final ProberEvents events = new ProberEvents();
     private final ProberRuntime runtime;
 
-    private InJvmProber(ProberConfig config, SeedConnection seed) {
+    private InJvmProber(ProberConfig config, SeedConnection seed, ApiTraffic shootTraffic) {
         this.runtime = ObjectGraphs.prober(config, seed, TUNING,
-                ProberObservers.of(new LoggingProberObserver(), events)).runtime();
+                ProberObservers.of(new LoggingProberObserver(), events), Leadership.always(), shootTraffic).runtime();
     }
 
     /**
@@ -38,11 +40,16 @@ final class InJvmProber implements AutoCloseable {
      * {@code seedKubeconfig} reaches; returns once its Machine and Cluster caches are synced.
      */
     static InJvmProber start(String configYaml, String seedKubeconfig) throws Exception {
+        return start(configYaml, seedKubeconfig, ApiTraffic.none());
+    }
+
+    /** As {@link #start(String, String)}, telling {@code shootTraffic} of every request to a shoot's API server. */
+    static InJvmProber start(String configYaml, String seedKubeconfig, ApiTraffic shootTraffic) throws Exception {
         Path dir = Files.createTempDirectory("dwd-prober-it");
         ProberConfig config = new ConfigFiles(warning -> { })
                 .prober(Files.writeString(dir.resolve("prober-config.yaml"), configYaml));
         Path kubeconfig = Files.writeString(dir.resolve("seed-kubeconfig.yaml"), seedKubeconfig);
-        var prober = new InJvmProber(config, SeedConnection.resolve(kubeconfig.toString(), Map.of(), dir));
+        var prober = new InJvmProber(config, SeedConnection.resolve(kubeconfig.toString(), Map.of(), dir), shootTraffic);
         try {
             prober.runtime.start();
         } catch (RuntimeException e) {

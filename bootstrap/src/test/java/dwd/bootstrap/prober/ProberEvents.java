@@ -49,6 +49,10 @@ final class ProberEvents implements ProberObserver {
     record FlowFinished(Instant at, String namespace, ScaleDirection direction, FlowOutcome outcome)
             implements Event { }
 
+    record LeaseWatch(Instant at, String namespace, boolean watching) implements Event { }
+
+    record BroughtForward(Instant at, String namespace) implements Event { }
+
     private final List<Event> events = new ArrayList<>();
 
     private synchronized void add(Event event) {
@@ -89,6 +93,16 @@ final class ProberEvents implements ProberObserver {
     @Override
     public void probeFailed(String ns, ProbeStage stage, ApiFailure failure, Instant nextProbe) {
         add(new Failed(Instant.now(), ns, stage, failure, nextProbe));
+    }
+
+    @Override
+    public void leaseWatchChanged(String ns, boolean watching) {
+        add(new LeaseWatch(Instant.now(), ns, watching));
+    }
+
+    @Override
+    public void probeBroughtForward(String ns) {
+        add(new BroughtForward(Instant.now(), ns));
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dwd.adapters.k8s.testing.LocalControlPlane;
 import dwd.bootstrap.DwdProcess;
+import dwd.bootstrap.bench.SeedUser;
 import dwd.bootstrap.WeederObjects;
 import dwd.bootstrap.bench.Implementation;
 import dwd.bootstrap.bench.LogTail;
@@ -72,7 +73,7 @@ public final class WeederVersusRun {
     private final LogTail auditTail;
 
     private WeederVersusRun(Implementation implementation, Path dir, String jvmOptions, Path auditLog,
-            LocalControlPlane controlPlane) throws IOException {
+            LocalControlPlane controlPlane) throws IOException, ApiException {
         this.implementation = implementation;
         this.dir = dir;
         this.jvmOptions = jvmOptions;
@@ -85,7 +86,7 @@ public final class WeederVersusRun {
         this.arrivals = new WatchedArrivals(controlPlane.newApiClient(Duration.ZERO), null);
         this.config = Files.writeString(dir.resolve("weeder-config.yaml"),
                 Files.readString(DwdProcess.REPOSITORY.resolve("deploy/examples/weeder-config.yaml")));
-        this.kubeconfig = Files.writeString(dir.resolve("seed-kubeconfig.yaml"), controlPlane.kubeconfig());
+        this.kubeconfig = Files.writeString(dir.resolve("seed-kubeconfig.yaml"), SeedUser.kubeconfig(controlPlane));
     }
 
     /**
@@ -101,7 +102,8 @@ public final class WeederVersusRun {
         }
         Path auditLog = dir.resolve("seed-audit.log").toAbsolutePath();
         try (var controlPlane = LocalControlPlane.start(List.of("--audit-policy-file=" + policy,
-                "--audit-log-path=" + auditLog, "--audit-log-mode=batch", "--audit-log-batch-max-wait=1s"))) {
+                "--audit-log-path=" + auditLog, "--audit-log-mode=batch", "--audit-log-batch-max-wait=1s"),
+                SeedUser.users())) {
             var run = new WeederVersusRun(implementation, dir, jvmOptions, auditLog, controlPlane);
             try {
                 new CoreV1Api(run.client).createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(LEASE_NAMESPACE)))

@@ -71,6 +71,8 @@ final class BoundedList<T> {
     private int pages;
     private long bytes;
     private long kept;
+    /** The first page's resourceVersion: the list's snapshot, where a watch of it may start. */
+    private Optional<String> resourceVersion = Optional.empty();
 
     /** @param what what is listed, for messages: {@code "nodes"}, {@code "leases in kube-node-lease"} */
     BoundedList(String what, ItemReader<T> itemReader) {
@@ -86,6 +88,11 @@ final class BoundedList<T> {
     /** The items read so far; all of them once {@link #readPage} returned no continue token. */
     List<T> items() {
         return items;
+    }
+
+    /** The list's resourceVersion (its first page's), if the server gave one. */
+    Optional<String> resourceVersion() {
+        return resourceVersion;
     }
 
     /** Refuses another page when the list already has {@link #MAX_PAGES}. */
@@ -168,11 +175,20 @@ final class BoundedList<T> {
         }
         var metadata = new Fields(page.parser(), this);
         while (metadata.next()) {
-            if (metadata.name().equals("continue")) {
-                token = metadata.text().filter(text -> !text.isEmpty());
-            } else {
-                metadata.skip();
+            switch (metadata.name()) {
+                case "continue" -> token = metadata.text().filter(text -> !text.isEmpty());
+                case "resourceVersion" -> {
+                    Optional<String> version = metadata.text().filter(text -> !text.isEmpty());
+                    if (pages == 1) {
+                        resourceVersion = version;
+                    }
+                }
+                default -> metadata.skip();
             }
+        }
+        if (resourceVersion.isPresent() && resourceVersion.get().length() > MAX_CONTINUE_TOKEN_LENGTH) {
+            throw new AnswerOutOfBounds("the resourceVersion of the " + what + " is longer than "
+                    + MAX_CONTINUE_TOKEN_LENGTH + " characters");
         }
         if (token.isPresent() && token.get().length() > MAX_CONTINUE_TOKEN_LENGTH) {
             throw new AnswerOutOfBounds("a continue token of the " + what + " is longer than "
@@ -200,7 +216,8 @@ final class BoundedList<T> {
         private final BoundedList<?> list;
         private String name;
 
-        private Fields(JsonParser parser, BoundedList<?> list) {
+        /** The object at the parser's {@code START_OBJECT}, whatever it keeps counted against {@code list}'s bound. */
+        Fields(JsonParser parser, BoundedList<?> list) {
             this.parser = parser;
             this.list = list;
         }

@@ -6,6 +6,7 @@ import dwd.adapters.k8s.ApiFailures;
 import dwd.adapters.k8s.JsonCalls;
 import dwd.adapters.k8s.JsonFields;
 import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.NodeLeaseWatch;
 import dwd.application.port.out.ShootApi;
 import dwd.domain.config.GoDuration;
 import dwd.domain.lease.Node;
@@ -57,9 +58,19 @@ final class KubernetesShootApi implements ShootApi {
      */
     static final Duration LIVENESS_BOUND = Duration.ofSeconds(2);
 
+    /** Starts a watch of the leases from a list this run read. */
+    @FunctionalInterface
+    interface LeaseWatches {
+        NodeLeaseWatch start(List<NodeLease> listed, Optional<String> listedVersion, Runnable changed);
+    }
+
     private final ApiClient client;
     private final OkHttpClient transport;
     private final KeptConnection kept;
+    private final LeaseWatches leaseWatches;
+    /** What this run's lease list read, and at which resourceVersion: where a watch starts. */
+    private List<NodeLease> listedLeases = List.of();
+    private Optional<String> listedLeasesVersion = Optional.empty();
     private final Duration timeout;
     private final String shoot;
     /** True until the run's first request was answered, when the run began on a kept connection. */
@@ -71,12 +82,14 @@ final class KubernetesShootApi implements ShootApi {
      * @param transport sends them
      * @param kept      the connection the transport keeps for the shoot: kept for the next run unless
      *                  this one fails ({@link #close()})
+     * @param leaseWatches starts {@link #watchNodeLeases} watches
      */
     KubernetesShootApi(String namespace, ApiClient client, OkHttpClient transport, KeptConnection kept,
-            Duration timeout) {
+            Duration timeout, LeaseWatches leaseWatches) {
         this.client = client;
         this.transport = transport;
         this.kept = kept;
+        this.leaseWatches = leaseWatches;
         this.timeout = timeout;
         this.shoot = "shoot " + namespace + " (" + client.getBasePath() + ")";
         this.keptConnectionUnproven = kept.open();
@@ -101,9 +114,17 @@ final class KubernetesShootApi implements ShootApi {
     @Override
     public List<NodeLease> nodeLeases() {
         CoordinationV1Api coordination = new CoordinationV1Api(client);
-        return listAll(new BoundedList<>("leases in " + NODE_LEASE_NAMESPACE, KubernetesShootApi::readLease),
-                token -> coordination.listNamespacedLease(NODE_LEASE_NAMESPACE).limit(BoundedList.PAGE_SIZE)._continue(token)
-                        .buildCall(null));
+        var list = new BoundedList<>("leases in " + NODE_LEASE_NAMESPACE, KubernetesShootApi::readLease);
+        listedLeases = listAll(list, token -> coordination.listNamespacedLease(NODE_LEASE_NAMESPACE).limit(BoundedList.PAGE_SIZE)
+                ._continue(token).buildCall(null));
+        listedLeasesVersion = list.resourceVersion();
+        return listedLeases;
+    }
+
+    /** From this run's lease list (or from a list of its own, when the run read none), on a connection of its own. */
+    @Override
+    public NodeLeaseWatch watchNodeLeases(Runnable changed) {
+        return leaseWatches.start(listedLeases, listedLeasesVersion, changed);
     }
 
     /** Ends the run: a failed run closes its connection, a successful one leaves it for the next run. */
@@ -294,7 +315,7 @@ final class KubernetesShootApi implements ShootApi {
         return value;
     }
 
-    private static Optional<Instant> instant(String text) {
+    static Optional<Instant> instant(String text) {
         try {
             return Optional.of(OffsetDateTime.parse(text).toInstant());
         } catch (DateTimeParseException notATime) {

@@ -3,6 +3,8 @@ package dwd.adapters.k8s.prober;
 import dwd.adapters.k8s.OwnedClients;
 import dwd.adapters.k8s.watch.WatchReports;
 import dwd.application.port.out.ApiFailure;
+import dwd.application.port.out.NodeLeaseWatch;
+import dwd.domain.lease.NodeLease;
 import dwd.application.port.out.ShootApi;
 import dwd.application.port.out.ShootClients;
 import dwd.domain.config.GoDuration;
@@ -12,10 +14,13 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import okhttp3.ConnectionPool;
 import okhttp3.Dns;
 import okhttp3.OkHttpClient;
@@ -37,6 +42,8 @@ import okhttp3.OkHttpClient;
  */
 public final class KubernetesShootClients implements ShootClients, AutoCloseable {
 
+    private static final Logger LOG = LogManager.getLogger();
+
     /** A client no probe run used for this long is dropped (its shoot was deleted, hibernated, moved). */
     static final Duration IDLE_EVICTION = Duration.ofMinutes(10);
 
@@ -45,6 +52,12 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
      * with its jitter (Gardener: 30 s + 20 %), shorter than the idle timeouts of common load balancers.
      */
     static final Duration KEPT_CONNECTION_IDLE_LIMIT = Duration.ofSeconds(90);
+
+    /**
+     * At most this many shoots' node leases are watched at once (each watch holds a connection and a virtual
+     * thread); beyond it a scaled-down shoot's recovery waits for its next probe run, as without a watch.
+     */
+    static final int MAX_LEASE_WATCHES = 1_000;
 
     /** Far above any seed's shoot count: the pools never close a kept connection for lack of room. */
     private static final int MAX_KEPT_CONNECTIONS_PER_POOL = 100_000;
@@ -69,6 +82,8 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
      */
     private final ConnectionPool[] pools = new ConnectionPool[POOLS];
     private volatile long lastEviction = System.nanoTime();
+    private final java.util.Set<ShootLeaseWatch> leaseWatches = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicBoolean leaseWatchLimitLogged = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * @param newSeedClient   makes a new client for the seed; these shoot clients own the ones they take
@@ -104,7 +119,36 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
         }
         client.lastUsed = System.nanoTime();
         evictIdleClients();
-        return new KubernetesShootApi(namespace, client.api, client.transport, client.kept, callTimeout);
+        ShootClient used = client;
+        return new KubernetesShootApi(namespace, client.api, client.transport, client.kept, callTimeout,
+                (listed, version, changed) -> watchLeases(namespace, used, callTimeout, listed, version, changed));
+    }
+
+    private NodeLeaseWatch watchLeases(String namespace, ShootClient client, Duration listTimeout,
+            List<NodeLease> listed, Optional<String> version, Runnable changed) {
+        if (leaseWatches.size() >= MAX_LEASE_WATCHES) {
+            if (leaseWatchLimitLogged.compareAndSet(false, true)) {
+                LOG.warn("the node leases of " + MAX_LEASE_WATCHES + " scaled-down shoots"
+                        + " are watched, the most at once: " + namespace + " and further shoots recover at their next"
+                        + " probe run (logged once)");
+            }
+            return NodeLeaseWatch.NONE;
+        }
+        OkHttpClient transport = client.api.getHttpClient().newBuilder()
+                .callTimeout(0, TimeUnit.MILLISECONDS)
+                .readTimeout(ShootLeaseWatch.SILENCE_BOUND)
+                .build();
+        var ended = new java.util.concurrent.atomic.AtomicReference<ShootLeaseWatch>();
+        var watch = new ShootLeaseWatch("shoot " + namespace, client.api, transport, listTimeout, listed, version,
+                changed, () -> leaseWatches.remove(ended.get()));
+        ended.set(watch);
+        leaseWatches.add(watch);
+        return watch.start();
+    }
+
+    /** Node lease watches open now (for tests). */
+    int leaseWatchesOpen() {
+        return leaseWatches.size();
     }
 
     /** Whether the secret cache already holds {@code namespace/secretName} (for tests). */
@@ -133,6 +177,7 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
     /** Stops the secret caches and frees every client. */
     @Override
     public void close() {
+        leaseWatches.forEach(ShootLeaseWatch::close);
         secrets.close();
         clients.values().forEach(ShootClient::release);
         clients.clear();

@@ -112,7 +112,8 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
      * Builds a list and a watch request without sending them, and reads a crash-looping pod: the
      * first watch of a process, maybe hours later when a service recovers, then finds client-java's
      * request builders and the pod reading code loaded, instead of loading them on its way to a
-     * deletion. (The list-watch loop itself is warm: the EndpointSlice watch runs on it.)
+     * deletion. (The list-watch loop itself is warm: the EndpointSlice watch runs on it.) Done once
+     * when constructed; {@link #rehearse()} does it again, for the JIT.
      */
     private void prepare() {
         try {
@@ -127,6 +128,11 @@ public final class KubernetesPodWatches implements PodWatches, AutoCloseable {
         } catch (ApiException | RuntimeException e) {
             LOG.debug(() -> "preparing the pod watch requests failed: " + e);
         }
+    }
+
+    /** Builds the requests and reads the pod again, sending nothing: repeated, it gets this code compiled. */
+    public void rehearse() {
+        prepare();
     }
 
     /** Stops every watch not closed yet. */

@@ -51,6 +51,11 @@ public final class KubernetesPods implements Pods {
         }
     }
 
+    /** Builds a deletion again, sending nothing: repeated, it gets this code compiled. */
+    public void rehearse() {
+        prepare();
+    }
+
     private okhttp3.Call deletion(String namespace, String name, String uid) throws ApiException {
         // With a body the server reads the options from it only, so dryRun goes into the body too.
         var options = new V1DeleteOptions().preconditions(new V1Preconditions().uid(uid));

@@ -35,6 +35,12 @@ public interface ProberObserver {
 
     default void probeFailed(String shootNamespace, ProbeStage stage, ApiFailure failure, Instant nextProbe) { }
 
+    /** The shoot's node leases are watched from now on ({@code watching}), while its verdict is scale-down, or no longer. */
+    default void leaseWatchChanged(String shootNamespace, boolean watching) { }
+
+    /** Watched leases crossed back: the next probe run comes now rather than on its schedule. */
+    default void probeBroughtForward(String shootNamespace) { }
+
     /**
      * The wall clock stepped by {@code step} (positive: forward) against the monotonic clock: lease
      * verdicts of every shoot are held for {@code heldFor}. Reported once per step, not per shoot.

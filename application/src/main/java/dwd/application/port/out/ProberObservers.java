@@ -62,6 +62,16 @@ public final class ProberObservers implements ProberObserver {
     }
 
     @Override
+    public void leaseWatchChanged(String ns, boolean watching) {
+        each(o -> o.leaseWatchChanged(ns, watching));
+    }
+
+    @Override
+    public void probeBroughtForward(String ns) {
+        each(o -> o.probeBroughtForward(ns));
+    }
+
+    @Override
     public void wallClockStepped(Duration step, Duration heldFor) {
         each(o -> o.wallClockStepped(step, heldFor));
     }

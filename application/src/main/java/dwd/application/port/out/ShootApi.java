@@ -19,6 +19,14 @@ public interface ShootApi extends AutoCloseable {
     /** Every lease in {@code kube-node-lease}. */
     List<NodeLease> nodeLeases();
 
+    /**
+     * Starts watching the leases in {@code kube-node-lease} from the state {@link #nodeLeases()} last read, on
+     * a connection of its own that outlives this run; {@code changed} is called on an adapter thread after each
+     * change the watch sees. Within the bounds of {@link #nodeLeases()}; never throws (a watch that cannot start
+     * keeps trying, with back-off, until closed).
+     */
+    NodeLeaseWatch watchNodeLeases(Runnable changed);
+
     /** Releases the client's resources; never fails. */
     @Override
     void close();
