@@ -124,7 +124,7 @@ public final class ProberMetrics implements ProberObserver {
                 .description("Steps of the wall clock against the monotonic clock, each holding lease verdicts for a probe interval")
                 .register(registry);
         Gauge.builder(LEASE_WATCHES, leaseWatches, Set::size).strongReference(true)
-                .description("Shoots whose node leases are watched, while their verdict is scale-down").register(registry);
+                .description("Shoots whose node leases are followed (listed every 500 ms or more), while their verdict is scale-down").register(registry);
         runsBroughtForward = Counter.builder(RUNS_BROUGHT_FORWARD)
                 .description("Probe runs brought forward because watched node leases crossed back")
                 .register(registry);

@@ -138,8 +138,8 @@ public final class LoggingProberObserver implements ProberObserver {
     @Override
     public void leaseWatchChanged(String ns, boolean watching) {
         log.log(System.Logger.Level.DEBUG, ns + (watching
-                ? ": watching the node leases while the verdict is scale-down, to act on renewals as they come"
-                : ": no longer watching the node leases"));
+                ? ": following the node leases while the verdict is scale-down, to act on renewals as they come"
+                : ": no longer following the node leases"));
     }
 
     @Override

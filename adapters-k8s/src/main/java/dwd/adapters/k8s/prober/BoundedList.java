@@ -71,8 +71,6 @@ final class BoundedList<T> {
     private int pages;
     private long bytes;
     private long kept;
-    /** The first page's resourceVersion: the list's snapshot, where a watch of it may start. */
-    private Optional<String> resourceVersion = Optional.empty();
 
     /** @param what what is listed, for messages: {@code "nodes"}, {@code "leases in kube-node-lease"} */
     BoundedList(String what, ItemReader<T> itemReader) {
@@ -88,11 +86,6 @@ final class BoundedList<T> {
     /** The items read so far; all of them once {@link #readPage} returned no continue token. */
     List<T> items() {
         return items;
-    }
-
-    /** The list's resourceVersion (its first page's), if the server gave one. */
-    Optional<String> resourceVersion() {
-        return resourceVersion;
     }
 
     /** Refuses another page when the list already has {@link #MAX_PAGES}. */
@@ -177,18 +170,8 @@ final class BoundedList<T> {
         while (metadata.next()) {
             switch (metadata.name()) {
                 case "continue" -> token = metadata.text().filter(text -> !text.isEmpty());
-                case "resourceVersion" -> {
-                    Optional<String> version = metadata.text().filter(text -> !text.isEmpty());
-                    if (pages == 1) {
-                        resourceVersion = version;
-                    }
-                }
                 default -> metadata.skip();
             }
-        }
-        if (resourceVersion.isPresent() && resourceVersion.get().length() > MAX_CONTINUE_TOKEN_LENGTH) {
-            throw new AnswerOutOfBounds("the resourceVersion of the " + what + " is longer than "
-                    + MAX_CONTINUE_TOKEN_LENGTH + " characters");
         }
         if (token.isPresent() && token.get().length() > MAX_CONTINUE_TOKEN_LENGTH) {
             throw new AnswerOutOfBounds("a continue token of the " + what + " is longer than "

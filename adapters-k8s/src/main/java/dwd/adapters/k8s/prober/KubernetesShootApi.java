@@ -58,19 +58,18 @@ final class KubernetesShootApi implements ShootApi {
      */
     static final Duration LIVENESS_BOUND = Duration.ofSeconds(2);
 
-    /** Starts a watch of the leases from a list this run read. */
+    /** Starts following the leases from a list this run read. */
     @FunctionalInterface
     interface LeaseWatches {
-        NodeLeaseWatch start(List<NodeLease> listed, Optional<String> listedVersion, Runnable changed);
+        NodeLeaseWatch start(List<NodeLease> listed, Runnable changed);
     }
 
     private final ApiClient client;
     private final OkHttpClient transport;
     private final KeptConnection kept;
     private final LeaseWatches leaseWatches;
-    /** What this run's lease list read, and at which resourceVersion: where a watch starts. */
+    /** What this run's lease list read: where following the leases starts. */
     private List<NodeLease> listedLeases = List.of();
-    private Optional<String> listedLeasesVersion = Optional.empty();
     private final Duration timeout;
     private final String shoot;
     /** True until the run's first request was answered, when the run began on a kept connection. */
@@ -117,14 +116,13 @@ final class KubernetesShootApi implements ShootApi {
         var list = new BoundedList<>("leases in " + NODE_LEASE_NAMESPACE, KubernetesShootApi::readLease);
         listedLeases = listAll(list, token -> coordination.listNamespacedLease(NODE_LEASE_NAMESPACE).limit(BoundedList.PAGE_SIZE)
                 ._continue(token).buildCall(null));
-        listedLeasesVersion = list.resourceVersion();
         return listedLeases;
     }
 
-    /** From this run's lease list (or from a list of its own, when the run read none), on a connection of its own. */
+    /** From this run's lease list, by lists on a connection of its own ({@link ShootLeasePoll}). */
     @Override
     public NodeLeaseWatch watchNodeLeases(Runnable changed) {
-        return leaseWatches.start(listedLeases, listedLeasesVersion, changed);
+        return leaseWatches.start(listedLeases, changed);
     }
 
     /** Ends the run: a failed run closes its connection, a successful one leaves it for the next run. */

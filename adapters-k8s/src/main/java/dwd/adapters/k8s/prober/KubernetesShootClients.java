@@ -54,10 +54,16 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
     static final Duration KEPT_CONNECTION_IDLE_LIMIT = Duration.ofSeconds(90);
 
     /**
-     * At most this many shoots' node leases are watched at once (each watch holds a connection and a virtual
-     * thread); beyond it a scaled-down shoot's recovery waits for its next probe run, as without a watch.
+     * At most this many shoots' node leases are followed at once (each poll holds a connection and a virtual
+     * thread); beyond it a scaled-down shoot's recovery waits for its next probe run, as without a poll.
      */
-    static final int MAX_LEASE_WATCHES = 1_000;
+    static final int MAX_LEASE_POLLS = 1_000;
+
+    /** A followed shoot's leases are listed this often, while few shoots are followed. */
+    static final Duration LEASE_POLL_INTERVAL = Duration.ofMillis(500);
+
+    /** All polls together list at most this many times a second: with more shoots followed, each lists less often. */
+    static final int LEASE_LISTS_PER_SECOND = 200;
 
     /** Far above any seed's shoot count: the pools never close a kept connection for lack of room. */
     private static final int MAX_KEPT_CONNECTIONS_PER_POOL = 100_000;
@@ -82,8 +88,8 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
      */
     private final ConnectionPool[] pools = new ConnectionPool[POOLS];
     private volatile long lastEviction = System.nanoTime();
-    private final java.util.Set<ShootLeaseWatch> leaseWatches = ConcurrentHashMap.newKeySet();
-    private final java.util.concurrent.atomic.AtomicBoolean leaseWatchLimitLogged = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.Set<ShootLeasePoll> leasePolls = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicBoolean leasePollLimitLogged = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * @param newSeedClient   makes a new client for the seed; these shoot clients own the ones they take
@@ -121,34 +127,39 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
         evictIdleClients();
         ShootClient used = client;
         return new KubernetesShootApi(namespace, client.api, client.transport, client.kept, callTimeout,
-                (listed, version, changed) -> watchLeases(namespace, used, callTimeout, listed, version, changed));
+                (listed, changed) -> followLeases(namespace, used, callTimeout, listed, changed));
     }
 
-    private NodeLeaseWatch watchLeases(String namespace, ShootClient client, Duration listTimeout,
-            List<NodeLease> listed, Optional<String> version, Runnable changed) {
-        if (leaseWatches.size() >= MAX_LEASE_WATCHES) {
-            if (leaseWatchLimitLogged.compareAndSet(false, true)) {
-                LOG.warn("the node leases of " + MAX_LEASE_WATCHES + " scaled-down shoots"
-                        + " are watched, the most at once: " + namespace + " and further shoots recover at their next"
+    private NodeLeaseWatch followLeases(String namespace, ShootClient client, Duration listTimeout,
+            List<NodeLease> listed, Runnable changed) {
+        if (leasePolls.size() >= MAX_LEASE_POLLS) {
+            if (leasePollLimitLogged.compareAndSet(false, true)) {
+                LOG.warn("the node leases of " + MAX_LEASE_POLLS + " scaled-down shoots"
+                        + " are followed, the most at once: " + namespace + " and further shoots recover at their next"
                         + " probe run (logged once)");
             }
             return NodeLeaseWatch.NONE;
         }
-        OkHttpClient transport = client.api.getHttpClient().newBuilder()
-                .callTimeout(0, TimeUnit.MILLISECONDS)
-                .readTimeout(ShootLeaseWatch.SILENCE_BOUND)
-                .build();
-        var ended = new java.util.concurrent.atomic.AtomicReference<ShootLeaseWatch>();
-        var watch = new ShootLeaseWatch("shoot " + namespace, client.api, transport, listTimeout, listed, version,
-                changed, () -> leaseWatches.remove(ended.get()));
-        ended.set(watch);
-        leaseWatches.add(watch);
-        return watch.start();
+        var ended = new java.util.concurrent.atomic.AtomicReference<ShootLeasePoll>();
+        var poll = new ShootLeasePoll("shoot " + namespace, client.api, client.api.getHttpClient(), listTimeout, listed,
+                () -> leasePollInterval(leasePolls.size()), changed, () -> leasePolls.remove(ended.get()));
+        ended.set(poll);
+        leasePolls.add(poll);
+        return poll.start();
     }
 
-    /** Node lease watches open now (for tests). */
-    int leaseWatchesOpen() {
-        return leaseWatches.size();
+    /**
+     * {@link #LEASE_POLL_INTERVAL} while {@code followed} shoots are followed, widened so that all polls together
+     * stay within {@link #LEASE_LISTS_PER_SECOND}.
+     */
+    static Duration leasePollInterval(int followed) {
+        long spread = TimeUnit.SECONDS.toMillis(1) * followed / LEASE_LISTS_PER_SECOND;
+        return Duration.ofMillis(Math.max(LEASE_POLL_INTERVAL.toMillis(), spread));
+    }
+
+    /** Shoots whose node leases are followed now (for tests). */
+    int leasePollsOpen() {
+        return leasePolls.size();
     }
 
     /** Whether the secret cache already holds {@code namespace/secretName} (for tests). */
@@ -177,7 +188,7 @@ public final class KubernetesShootClients implements ShootClients, AutoCloseable
     /** Stops the secret caches and frees every client. */
     @Override
     public void close() {
-        leaseWatches.forEach(ShootLeaseWatch::close);
+        leasePolls.forEach(ShootLeasePoll::close);
         secrets.close();
         clients.values().forEach(ShootClient::release);
         clients.clear();

@@ -169,27 +169,6 @@ public final class ShootApiStub implements AutoCloseable {
                 + page.incrementAndGet() + "\"},\"items\":[" + lease("lease-" + page.get(), Instant.now()) + "]}");
     }
 
-    /** A 200 whose body {@code writer} streams as it writes it (a watch, for one). */
-    public Answer streamed(Writer writer) {
-        return exchange -> stream(exchange, writer);
-    }
-
-    /** A lease list of one lease per entry, at {@code resourceVersion}. */
-    public static Answer leases(Map<String, Instant> renewTimes, String resourceVersion) {
-        return exchange -> {
-            var items = new ArrayList<String>();
-            renewTimes.forEach((name, renewed) -> items.add(lease(name, renewed)));
-            json(exchange, 200, "{\"kind\":\"LeaseList\",\"apiVersion\":\"coordination.k8s.io/v1\",\"metadata\":"
-                    + "{\"resourceVersion\":\"" + resourceVersion + "\"},\"items\":[" + String.join(",", items) + "]}");
-        };
-    }
-
-    /** A watch event of {@code type} about a lease renewed at {@code renewed}. */
-    public static String leaseEvent(String type, String name, Instant renewed, String resourceVersion) {
-        return "{\"type\":\"" + type + "\",\"object\":" + lease(name, renewed).replaceFirst("\\{\"name\"",
-                "{\"resourceVersion\":\"" + resourceVersion + "\",\"name\"") + "}\n";
-    }
-
     /** A {@code 302} to {@code location}. */
     public static Answer redirect(String location) {
         return exchange -> {
