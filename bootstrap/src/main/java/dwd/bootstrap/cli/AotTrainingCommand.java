@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -62,6 +64,12 @@ public final class AotTrainingCommand implements Callable<Integer> {
                 scaleDown: {level: 0}
             """;
 
+    /** The seed's requests that show both roles did their first work: a weeding, a lease probe, the slice watch. */
+    private static final Set<String> FIRST_WORK = Set.of(
+            "DELETE /api/v1/namespaces/" + TrainingSeed.NAMESPACE + "/pods/kube-apiserver-0",
+            "GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases",
+            "WATCH /apis/discovery.k8s.io/v1/endpointslices");
+
     @Spec
     CommandSpec spec;
 
@@ -72,7 +80,7 @@ public final class AotTrainingCommand implements Callable<Integer> {
     @Option(names = "--serve", hidden = true, description = "Serve the training seed (the child process).")
     boolean serve;
 
-    private final java.util.Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Override
     public Integer call() throws Exception {
@@ -92,8 +100,14 @@ public final class AotTrainingCommand implements Callable<Integer> {
         }
         String seedKubeconfig = new String(java.util.Base64.getDecoder().decode(
                 first.substring(TrainingSeed.KUBECONFIG_LINE.length())), java.nio.charset.StandardCharsets.UTF_8);
+        var firstWorkSeen = new CountDownLatch(1);
         Thread.ofVirtual().start(() -> lines.lines().filter(line -> line.startsWith(TrainingSeed.SAW_LINE))
-                .forEach(line -> seen.add(line.substring(TrainingSeed.SAW_LINE.length()))));
+                .forEach(line -> {
+                    seen.add(line.substring(TrainingSeed.SAW_LINE.length()));
+                    if (seen.containsAll(FIRST_WORK)) {
+                        firstWorkSeen.countDown();
+                    }
+                }));
         try {
             Path kubeconfig = Files.writeString(dir.resolve("kubeconfig"), seedKubeconfig);
             Path weederConfig = Files.writeString(dir.resolve("weeder-config.yaml"), WEEDER_CONFIG);
@@ -102,9 +116,7 @@ public final class AotTrainingCommand implements Callable<Integer> {
                     "--metrics-bind-addr=127.0.0.1:0", "--health-bind-addr=127.0.0.1:0");
             start("weeder", concat("weeder", "--config-file=" + weederConfig, common));
             start("prober", concat("prober", "--config-file=" + proberConfig, common));
-            boolean done = await(() -> seen.contains("DELETE /api/v1/namespaces/" + TrainingSeed.NAMESPACE
-                    + "/pods/kube-apiserver-0") && seen.contains("GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases")
-                    && seen.contains("WATCH /apis/discovery.k8s.io/v1/endpointslices"));
+            boolean done = firstWorkSeen.await(limit.toMillis(), TimeUnit.MILLISECONDS);
             Thread.sleep(Duration.ofSeconds(2)); // a few more probe runs, renewals and timer rounds
 
             System.err.println("dwd aot-training: " + (done ? "both roles did their first work" : "timed out after "
@@ -142,16 +154,5 @@ public final class AotTrainingCommand implements Callable<Integer> {
         Class<?> root = spec.root().userObject().getClass();
         Thread.ofPlatform().name("dwd-training-" + role).daemon().start(() -> new CommandLine(root)
                 .setOut(new PrintWriter(System.out, true)).setErr(new PrintWriter(System.err, true)).execute(args));
-    }
-
-    private boolean await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            Thread.sleep(50);
-        }
-        return condition.getAsBoolean();
     }
 }
