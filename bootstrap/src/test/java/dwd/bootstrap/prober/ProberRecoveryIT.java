@@ -36,7 +36,7 @@ class ProberRecoveryIT {
     private record ShootRequest(Instant at, String verb) { }
 
     @Test
-    void theRenewalThatCrossesBackBringsTheScaleUpForwardAndCostsOneWatchAndOneRun(LocalControlPlane controlPlane)
+    void theRenewalThatCrossesBackBringsTheScaleUpForwardAndCostsTheListsAndOneRun(LocalControlPlane controlPlane)
             throws Exception {
         String namespace = controlPlane.createNamespace("shoot--dev--recovers");
         var shootRequests = new CopyOnWriteArrayList<ShootRequest>();
